@@ -1,0 +1,69 @@
+// Builds every bundle of the project: the extension host (CommonJS, node), the CLI,
+// the webview (ESM, browser) and the integration-test entry that runs inside VS Code.
+// Type-checking is separate (`npm run typecheck`): esbuild only strips types.
+import * as esbuild from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'info',
+  absWorkingDir: root,
+};
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: { main: 'webview/main.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    loader: { '.css': 'css' },
+  },
+];
+
+// The integration suite is compiled only for development builds; it never ships.
+if (!production) {
+  builds.push({
+    ...node,
+    entryPoints: ['test/integration/suite/index.ts'],
+    outfile: 'out/test/suite/index.js',
+    external: ['vscode', 'mocha', 'playwright-core'],
+    sourcemap: 'inline',
+  });
+}
+
+function copyCodicons() {
+  const from = join(root, 'node_modules/@vscode/codicons/dist');
+  const to = join(root, 'dist/codicons');
+  mkdirSync(to, { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(from, f), join(to, f));
+}
+
+const present = builds.filter((b) => {
+  const entries = Array.isArray(b.entryPoints) ? b.entryPoints : Object.values(b.entryPoints);
+  return entries.every((e) => existsSync(join(root, e)));
+});
+
+copyCodicons();
+if (watch) {
+  for (const b of present) {
+    const ctx = await esbuild.context(b);
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(present.map((b) => esbuild.build(b)));
+}

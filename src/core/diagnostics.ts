@@ -1,0 +1,61 @@
+// Every anomaly the core finds becomes a Diagnostic: never an exception, never silence.
+// Line numbers are 1-based physical lines of the file (a title line counts as line 1).
+
+export type DiagnosticKind =
+  // reader (src/core/jsonl.ts)
+  | 'blank' // an empty or whitespace-only line (skipped)
+  | 'invalid-json' // a line that could not be parsed, nor split into records (skipped, kept verbatim on rewrite)
+  | 'glued-records' // `{…}{…}` on one line, split and recovered
+  | 'torn-tail' // the last line is an unterminated fragment (an interrupted write)
+  | 'not-an-object' // valid JSON that is not an object (array, string, number…)
+  | 'bom' // a UTF-8 byte-order mark before the first record
+  | 'title-line' // the oh-my-pi fixed-width `{"type":"title"}` first line (skipped; header read from line 2)
+  // session loader (src/core/load.ts)
+  | 'no-header' // a non-empty file whose first record is not a valid session header: damaged, read-only
+  | 'invalid-header' // a header record that exists but fails validation
+  | 'unsupported-version' // header version above the newest we can write: read-only
+  | 'missing-blob' // an image `blob:sha256:…` reference whose blob is not in the store
+  | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
+  // tree index (src/core/tree.ts)
+  | 'duplicate-id' // two entries share an id (the last one wins)
+  | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
+  | 'cycle'; // a parentId chain that loops (the walk stops at the first repeated id)
+
+export type DiagnosticSeverity = 'error' | 'warning' | 'info';
+
+export interface Diagnostic {
+  /** 1-based physical line number in the file; 0 when not tied to a line. */
+  line: number;
+  kind: DiagnosticKind;
+  /** A human-readable sentence naming what is wrong and what was done about it. */
+  message: string;
+  /** The entry the diagnostic is about, when there is one. */
+  entryId?: string;
+}
+
+const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
+  blank: 'info',
+  'invalid-json': 'error',
+  'glued-records': 'warning',
+  'torn-tail': 'warning',
+  'not-an-object': 'error',
+  bom: 'info',
+  'title-line': 'info',
+  'no-header': 'error',
+  'invalid-header': 'error',
+  'unsupported-version': 'warning',
+  'missing-blob': 'warning',
+  'invalid-blob-ref': 'error',
+  'duplicate-id': 'warning',
+  'missing-parent': 'warning',
+  cycle: 'error',
+};
+
+export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {
+  return SEVERITY[kind];
+}
+
+/** `file:line: message` — the form every user-facing error uses. */
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+  return `${file}:${d.line > 0 ? d.line : 1}: ${d.kind}: ${d.message}`;
+}

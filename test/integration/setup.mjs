@@ -1,0 +1,146 @@
+// Installs the real VS Code that the integration tests run in: code-server@4.100.3
+// (VS Code 1.100.3 server + web workbench) into .vscode-test/, outside the project's own
+// dependencies so `npm ci` stays fast and the VSIX stays small. Idempotent: does nothing
+// when a complete install is already there. See /work/shared/docs/real-vscode-testing.md.
+//
+// Why each environment tweak (all learned the hard way on offline Debian machines):
+// - npm_config_unsafe_perm: as root, code-server's postinstall refuses to run without it.
+// - npm_config_yes: node-pty's postinstall calls `npx node-gyp`, and npx would prompt.
+// - the ripgrep cache tarball: @vscode/ripgrep downloads `rg` from GitHub unless a tarball
+//   is waiting in its cache folder; Debian's /usr/bin/rg is packed into one.
+// - install scripts: npm 11 reviews dependency install scripts against `allowScripts`.
+//   The outer install is a project (a package.json in the cache folder) whose `allowScripts`
+//   names code-server and argon2; the postinstall then runs `npm install` in
+//   lib/vscode and lib/vscode/extensions, projects we don't own, whose native modules
+//   (node-pty, spdlog, kerberos, …) must build too. Those get the same permission through
+//   npm_config_dangerously_allow_all_scripts, scoped to this one child process tree,
+//   which only ever installs the pinned code-server's own lockfiles.
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.100.3';
+export const RIPGREP_CACHE_VERSION = '1.15.11';
+export const RIPGREP_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+export const installDir = path.join(repoRoot, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
+export const codeServerDir = path.join(installDir, 'node_modules', 'code-server');
+export const serverMain = path.join(codeServerDir, 'lib', 'vscode', 'out', 'server-main.js');
+export const chromiumPath = process.env.SESSION_LOOM_CHROMIUM ?? '/usr/bin/chromium';
+
+const APT_HINT =
+  'apt-get update && apt-get install -y chromium ripgrep libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config';
+
+/**
+ * server-main.js is in the tarball itself; the postinstall's products are what prove
+ * the install finished (a killed install leaves server-main.js without them).
+ */
+export function isInstalled() {
+  return (
+    existsSync(serverMain) &&
+    existsSync(path.join(codeServerDir, 'lib', 'vscode', 'node_modules', 'node-pty', 'package.json')) &&
+    existsSync(path.join(codeServerDir, 'lib', 'vscode', 'node_modules.asar'))
+  );
+}
+
+/** Exits with a clear message when Chromium is missing; the harness needs it to show the workbench. */
+export function requireChromium() {
+  if (!existsSync(chromiumPath)) {
+    console.error(
+      `[setup] Chromium not found at ${chromiumPath}. The integration tests drive the VS Code ` +
+        `workbench in headless Chromium. Install it with:\n    ${APT_HINT}\n` +
+        `(or set SESSION_LOOM_CHROMIUM to another Chromium binary).`,
+    );
+    process.exit(1);
+  }
+}
+
+function prepareRipgrepCache() {
+  const cacheDir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${RIPGREP_CACHE_VERSION}`);
+  const tarball = path.join(cacheDir, RIPGREP_TARBALL);
+  if (existsSync(tarball)) return;
+  const rg = '/usr/bin/rg';
+  if (!existsSync(rg)) {
+    console.error(`[setup] ${rg} not found; @vscode/ripgrep would try to download it from GitHub. Install it with:\n    ${APT_HINT}`);
+    process.exit(1);
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  // The postinstall extracts the tarball and expects `rg` at its top level.
+  execFileSync('tar', ['-czf', tarball, '-C', path.dirname(rg), path.basename(rg)]);
+  console.log(`[setup] ripgrep cache: ${tarball} (from ${rg})`);
+}
+
+async function install() {
+  if (Number(process.versions.node.split('.')[0]) !== 20) {
+    console.error(`[setup] code-server ${CODE_SERVER_VERSION} needs Node 20; this is Node ${process.versions.node}.`);
+    process.exit(1);
+  }
+  prepareRipgrepCache();
+  // Start clean: a half-finished install would make npm skip the postinstall.
+  rmSync(installDir, { recursive: true, force: true });
+  mkdirSync(installDir, { recursive: true });
+  writeFileSync(
+    path.join(installDir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'session-loom-vscode-test',
+        private: true,
+        description: 'Cache folder for the integration tests: a pinned code-server (VS Code server + web workbench).',
+        dependencies: { 'code-server': CODE_SERVER_VERSION },
+        allowScripts: { 'code-server': true, argon2: true },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  const logFile = path.join(installDir, 'install.log');
+  console.log(`[setup] installing code-server@${CODE_SERVER_VERSION} into ${path.relative(repoRoot, installDir)} (1-3 minutes; log: ${logFile})`);
+  const started = Date.now();
+  const env = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true',
+    npm_config_yes: 'true',
+    npm_config_foreground_scripts: 'true',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const log = createWriteStream(logFile);
+  const code = await new Promise((resolve) => {
+    const child = spawn('npm', ['install', '--no-save', '--no-package-lock'], { cwd: installDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    // A heartbeat so CI logs show the install is alive.
+    const beat = setInterval(() => console.log(`[setup] … still installing (${Math.round((Date.now() - started) / 1000)}s)`), 30_000);
+    child.on('close', (c) => {
+      clearInterval(beat);
+      resolve(c ?? 1);
+    });
+  });
+  await new Promise((r) => log.end(r));
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (code !== 0 || !isInstalled()) {
+    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n');
+    console.error(`${tail}\n[setup] code-server install failed after ${seconds}s (npm exit ${code}). Full log: ${logFile}`);
+    console.error(`[setup] Native modules need: ${APT_HINT}`);
+    process.exit(1);
+  }
+  console.log(`[setup] code-server@${CODE_SERVER_VERSION} installed in ${seconds}s`);
+}
+
+async function main() {
+  requireChromium();
+  if (isInstalled()) {
+    console.log(`[setup] code-server@${CODE_SERVER_VERSION} already installed in ${path.relative(repoRoot, installDir)}`);
+    return;
+  }
+  await install();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

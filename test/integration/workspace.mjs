@@ -1,0 +1,102 @@
+// Builds the world the extension sees in integration tests and demos: a fake home with an
+// xcsh sessions tree made of the shared real-session fixtures (copied byte-exact), an empty
+// blob store, and a `workspace/` folder that VS Code opens.
+//
+//   <tmp>/home/.xcsh/agent/sessions/--Users-badlogic-workspaces-pi-mono--/<ts>_<id>.jsonl   upstream-full
+//   <tmp>/home/.xcsh/agent/sessions/--Users-badlogic-workspaces-pi-mono--/pi-*.v1.*.jsonl   upstream excerpts
+//   <tmp>/home/.xcsh/agent/sessions/--home-user-tmp--/…                                      real-v3
+//   <tmp>/home/.xcsh/agent/sessions/<dir>/…                                                  samples/sessions/<dir>
+//   <tmp>/home/.xcsh/agent/blobs/
+//   <tmp>/workspace/
+//   <tmp>/home/session-loom-test-manifest.json                                               what went where
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+/** The read-only material every checkout has beside it. */
+export const sharedDir = path.resolve(repoRoot, '..', 'shared');
+export const fixturesDir = path.join(sharedDir, 'fixtures');
+export const samplesDir = path.join(repoRoot, 'samples', 'sessions');
+
+/** Session-dir name as xcsh derives it from a cwd (spec, "Layout on disk"). */
+export function encodeCwd(cwd) {
+  return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+}
+
+/**
+ * `<timestamp>_<sessionId>.jsonl` as xcsh names new sessions, taken from the header.
+ * Files without a usable header (real-v3's gjc-01 lost its first line) keep their name.
+ */
+function sessionFileName(file) {
+  const firstLine = readFileSync(file, 'utf8').split('\n', 1)[0];
+  try {
+    const header = JSON.parse(firstLine);
+    if (header?.type === 'session' && typeof header.id === 'string' && typeof header.timestamp === 'string') {
+      return `${header.timestamp.replace(/[:.]/g, '-')}_${header.id}.jsonl`;
+    }
+  } catch {
+    // not a header: keep the fixture's own name
+  }
+  return path.basename(file);
+}
+
+function jsonlIn(dir) {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.zstd'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/**
+ * Creates `<tmpDir>/home` and `<tmpDir>/workspace` and returns their paths plus a
+ * manifest of every session file (project dir → [{ file, source }]).
+ */
+export function buildTestHome(tmpDir) {
+  if (!existsSync(fixturesDir)) {
+    throw new Error(`Shared fixtures not found at ${fixturesDir}: the checkout needs ../shared beside it.`);
+  }
+  const home = path.join(tmpDir, 'home');
+  const agentDir = path.join(home, '.xcsh', 'agent');
+  const sessionsDir = path.join(agentDir, 'sessions');
+  const blobsDir = path.join(agentDir, 'blobs');
+  const workspaceDir = path.join(tmpDir, 'workspace');
+  for (const d of [sessionsDir, blobsDir, workspaceDir]) mkdirSync(d, { recursive: true });
+
+  /** @type {Record<string, { file: string, source: string }[]>} */
+  const projects = {};
+  const place = (projectDir, source, name) => {
+    const dir = path.join(sessionsDir, projectDir);
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, name);
+    if (existsSync(file)) throw new Error(`Two fixtures map to ${file}`);
+    copyFileSync(source, file);
+    (projects[projectDir] ??= []).push({ file, source });
+  };
+
+  const piMono = encodeCwd('/Users/badlogic/workspaces/pi-mono');
+  // The excerpts share session ids with the full files, so they keep their fixture names.
+  for (const f of jsonlIn(path.join(fixturesDir, 'upstream-full'))) place(piMono, f, sessionFileName(f));
+  for (const f of jsonlIn(path.join(fixturesDir, 'upstream'))) place(piMono, f, path.basename(f));
+
+  const homeUserTmp = encodeCwd('/home/user/tmp');
+  for (const f of jsonlIn(path.join(fixturesDir, 'real-v3'))) place(homeUserTmp, f, sessionFileName(f));
+
+  // The project's own samples (samples/sessions/<project-dir>/<file>, or loose files).
+  if (existsSync(samplesDir)) {
+    for (const entry of readdirSync(samplesDir).sort()) {
+      const p = path.join(samplesDir, entry);
+      if (statSync(p).isDirectory()) {
+        for (const f of jsonlIn(p)) place(entry, f, path.basename(f));
+      } else if (entry.endsWith('.jsonl') || entry.endsWith('.jsonl.zstd')) {
+        place(encodeCwd('/samples'), p, entry);
+      }
+    }
+  }
+
+  writeFileSync(path.join(workspaceDir, 'README.md'), '# Session Loom test workspace\n\nSessions live in the fake home: `~/.xcsh/agent/sessions`.\n');
+  const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects };
+  writeFileSync(path.join(home, 'session-loom-test-manifest.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
