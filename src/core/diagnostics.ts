@@ -16,6 +16,8 @@ export type DiagnosticKind =
   | 'unsupported-version' // header version above the newest we can write: read-only
   | 'missing-blob' // an image `blob:sha256:…` reference whose blob is not in the store
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
+  | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
+  | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
   // tree index (src/core/tree.ts)
   | 'duplicate-id' // two entries share an id (the last one wins)
   | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
@@ -46,6 +48,8 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'unsupported-version': 'warning',
   'missing-blob': 'warning',
   'invalid-blob-ref': 'error',
+  'invalid-entry': 'error',
+  'unresolved-compaction': 'warning',
   'duplicate-id': 'warning',
   'missing-parent': 'warning',
   cycle: 'error',

@@ -1,0 +1,302 @@
+// Lenient, streaming JSONL reader (Part A "Loading", Part B §5/§6, Part C §4).
+//
+// Works on bytes, not on one big string: sessions reach hundreds of MB and single lines tens of MB,
+// so the file is streamed in chunks, split on `\n` bytes, and each line is decoded on its own.
+// Byte offsets of every record are kept so a rewrite can copy untouched records verbatim instead
+// of keeping raw line strings in memory.
+//
+// Fast path = one `JSON.parse` per line. Everything else (glued-record recovery, diagnostics) runs
+// only on lines that fail to parse.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Diagnostic } from './diagnostics';
+
+export interface JsonlRecord {
+  value: Record<string, unknown>;
+  /** 1-based physical line. Glued records share their line. */
+  line: number;
+  /** Byte offsets of THIS record's text in the file (`end` exclusive; excludes `\r` and `\n`). */
+  start: number;
+  end: number;
+}
+
+export interface UnparsedRange {
+  line: number;
+  start: number;
+  end: number;
+}
+
+export interface JsonlParseResult {
+  records: JsonlRecord[];
+  diagnostics: Diagnostic[];
+  /** Physical line count (a final line without `\n` counts; the empty rest after a final `\n` does not). */
+  lines: number;
+  /** Byte ranges of lines kept verbatim on rewrite: invalid JSON, non-objects, a torn tail. */
+  unparsed: UnparsedRange[];
+  /** The oh-my-pi fixed-width `{"type":"title"}` first line (Part B §6), not included in `records`. */
+  title: JsonlRecord | null;
+  /** A UTF-8 BOM precedes line 1. */
+  bom: boolean;
+  /** Total bytes seen. */
+  bytes: number;
+  /** The input ends with `\n` (or is empty). Appending to a file that does not would glue records. */
+  endsWithNewline: boolean;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
+class LineParser {
+  readonly result: JsonlParseResult = {
+    records: [],
+    diagnostics: [],
+    lines: 0,
+    unparsed: [],
+    title: null,
+    bom: false,
+    bytes: 0,
+    endsWithNewline: true,
+  };
+
+  /**
+   * One physical line: bytes `buf[s, e)` (without the `\n`), starting at absolute offset `abs`.
+   * `terminated` is false only for a final line with no `\n`.
+   */
+  line(buf: Buffer, s: number, e: number, abs: number, terminated: boolean): void {
+    const r = this.result;
+    const lineNo = ++r.lines;
+    if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
+      r.bom = true;
+      r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
+      s += 3;
+      abs += 3;
+    }
+    // CRLF: the record's text ends before the `\r` (JSON.parse would accept it, but offsets must not).
+    let ce = e;
+    if (ce > s && buf[ce - 1] === CR) ce--;
+    const text = buf.toString('utf8', s, ce);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.recover(text, ce - s, abs, lineNo, terminated);
+      return;
+    }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      this.record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
+    } else {
+      r.unparsed.push({ line: lineNo, start: abs, end: abs + (ce - s) });
+      r.diagnostics.push({ line: lineNo, kind: 'not-an-object', message: `line is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}); skipped, kept verbatim` });
+    }
+  }
+
+  private record(value: Record<string, unknown>, line: number, start: number, end: number): void {
+    const r = this.result;
+    // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
+    if (line === 1 && r.records.length === 0 && value.type === 'title') {
+      r.title = { value, line, start, end };
+      r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
+      return;
+    }
+    r.records.push({ value, line, start, end });
+  }
+
+  private recover(text: string, byteLen: number, abs: number, lineNo: number, terminated: boolean): void {
+    const r = this.result;
+    if (isBlank(text)) {
+      r.diagnostics.push({ line: lineNo, kind: 'blank', message: 'blank line (skipped)' });
+      return;
+    }
+    const parts = splitGlued(text);
+    if (parts) {
+      // Offsets of each part: convert UTF-16 positions back to byte positions.
+      let parsed = 0;
+      for (const p of parts) {
+        const ps = abs + Buffer.byteLength(text.slice(0, p.from), 'utf8');
+        const pe = ps + Buffer.byteLength(text.slice(p.from, p.to), 'utf8');
+        if (p.value) {
+          parsed++;
+          this.record(p.value, lineNo, ps, pe);
+        } else {
+          r.unparsed.push({ line: lineNo, start: ps, end: pe });
+        }
+      }
+      r.diagnostics.push({
+        line: lineNo,
+        kind: 'glued-records',
+        message: `${parts.length} records glued on one line (no newline between them); split, ${parsed} recovered`,
+      });
+      if (parsed < parts.length) {
+        r.diagnostics.push({ line: lineNo, kind: 'invalid-json', message: `${parts.length - parsed} of the glued records could not be parsed; kept verbatim` });
+      }
+      return;
+    }
+    r.unparsed.push({ line: lineNo, start: abs, end: abs + byteLen });
+    if (!terminated) {
+      r.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${byteLen} bytes (an interrupted write); skipped, kept verbatim` });
+    } else {
+      r.diagnostics.push({ line: lineNo, kind: 'invalid-json', message: `line could not be parsed as JSON (${parseErrorOf(text)}); skipped, kept verbatim` });
+    }
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+function parseErrorOf(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'unknown error';
+  } catch (e) {
+    return (e as Error).message.slice(0, 120);
+  }
+}
+
+interface GluedPart {
+  from: number;
+  to: number;
+  value: Record<string, unknown> | null;
+}
+
+/**
+ * Part C §4: split `{…}{…}` at record boundaries. A structural scan (string/escape aware, tracking
+ * brace depth) finds where each top-level object closes, so a `}{` inside a string never splits.
+ * Returns null unless the line is two or more top-level objects back to back (whitespace allowed
+ * between them) and at least one of them parses.
+ */
+export function splitGlued(text: string): GluedPart[] | null {
+  const bounds: [number, number][] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    // skip whitespace between records
+    while (i < n && isWs(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    if (text.charCodeAt(i) !== 0x7b /* { */) return null;
+    const from = i;
+    let depth = 0;
+    let inStr = false;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (inStr) {
+        if (c === 0x5c /* \ */) i++;
+        else if (c === 0x22 /* " */) inStr = false;
+      } else if (c === 0x22) inStr = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        depth--;
+        if (depth === 0) break;
+      }
+    }
+    if (i >= n) return null; // unbalanced: a torn or mangled line, not glued records
+    bounds.push([from, ++i]);
+  }
+  if (bounds.length < 2) return null;
+  const parts: GluedPart[] = bounds.map(([from, to]) => {
+    let value: Record<string, unknown> | null = null;
+    try {
+      const v: unknown = JSON.parse(text.slice(from, to));
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) value = v as Record<string, unknown>;
+    } catch {
+      value = null;
+    }
+    return { from, to, value };
+  });
+  return parts.some((p) => p.value) ? parts : null;
+}
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+
+/** Parses a whole input held in memory. Offsets are UTF-8 byte offsets of the input. */
+export function parseJsonlLenient(input: string | Uint8Array): JsonlParseResult {
+  const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const p = new LineParser();
+  let s = 0;
+  for (;;) {
+    const nl = buf.indexOf(LF, s);
+    if (nl === -1) break;
+    p.line(buf, s, nl, s, true);
+    s = nl + 1;
+  }
+  if (s < buf.length) p.line(buf, s, buf.length, s, false);
+  p.result.bytes = buf.length;
+  p.result.endsWithNewline = buf.length === 0 || buf[buf.length - 1] === LF;
+  return p.result;
+}
+
+/** Streams a file; never holds more than one chunk plus the current line in memory. */
+export async function readJsonlFile(path: string): Promise<JsonlParseResult> {
+  const p = new LineParser();
+  let pending: Buffer[] = [];
+  let pendingLen = 0;
+  let pendingStart = 0; // absolute offset of the first pending byte
+  let abs = 0; // absolute offset of the current chunk
+  let lastByte = -1;
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let s = 0;
+    for (;;) {
+      const nl = chunk.indexOf(LF, s);
+      if (nl === -1) break;
+      if (pendingLen > 0) {
+        pending.push(chunk.subarray(s, nl));
+        const line = Buffer.concat(pending, pendingLen + (nl - s));
+        p.line(line, 0, line.length, pendingStart, true);
+        pending = [];
+        pendingLen = 0;
+      } else {
+        p.line(chunk, s, nl, abs + s, true);
+      }
+      s = nl + 1;
+    }
+    if (s < chunk.length) {
+      if (pendingLen === 0) pendingStart = abs + s;
+      pending.push(chunk.subarray(s));
+      pendingLen += chunk.length - s;
+    }
+    abs += chunk.length;
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1]!;
+  }
+  if (pendingLen > 0) {
+    const line = Buffer.concat(pending, pendingLen);
+    p.line(line, 0, line.length, pendingStart, false);
+  }
+  p.result.bytes = abs;
+  p.result.endsWithNewline = abs === 0 || lastByte === LF;
+  return p.result;
+}
+
+/**
+ * Reads only the first `maxBytes` (listings, Part A "Discovery"). When the file is longer, the cut
+ * last line is dropped silently: it is not a torn tail, only the edge of the window.
+ */
+export async function readJsonlPrefix(path: string, maxBytes = 4096): Promise<JsonlParseResult & { truncated: boolean }> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const want = Math.min(size, maxBytes);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await fh.read(buf, got, want - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    const data = buf.subarray(0, got);
+    const truncated = size > got;
+    if (!truncated) return { ...parseJsonlLenient(data), truncated: false };
+    const lastNl = data.lastIndexOf(LF);
+    const whole = lastNl === -1 ? data.subarray(0, 0) : data.subarray(0, lastNl + 1);
+    return { ...parseJsonlLenient(whole), truncated: true };
+  } finally {
+    await fh.close();
+  }
+}

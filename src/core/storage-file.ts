@@ -1,0 +1,193 @@
+// SessionStorage on the real file system (Part A). The writer opens with O_APPEND, as the agent
+// does, so lines appended by two processes never overwrite each other; rewrites are atomic.
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { LatchingWriter, type OpenWriterOptions, type SessionStorage, type SessionStorageWriter, type StorageFaults, type StorageStat } from './storage';
+
+class FileWriter extends LatchingWriter {
+  private fh: Promise<fsp.FileHandle> | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly opts: OpenWriterOptions,
+    private readonly faults: StorageFaults,
+  ) {
+    super();
+  }
+
+  private handle(): Promise<fsp.FileHandle> {
+    // 'ax' = O_APPEND|O_CREAT|O_EXCL; 'a' = O_APPEND|O_CREAT
+    this.fh ??= fsp.open(this.path, this.opts.exclusive ? 'ax' : 'a');
+    return this.fh;
+  }
+
+  protected async doWrite(data: string): Promise<void> {
+    const fh = await this.handle();
+    this.faults.beforeWrite?.('append', this.path);
+    const buf = Buffer.from(data, 'utf8');
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+      off += bytesWritten;
+    }
+  }
+
+  protected async doSync(): Promise<void> {
+    if (!this.fh) return;
+    const fh = await this.fh;
+    this.faults.beforeWrite?.('fsync', this.path);
+    await fh.sync();
+  }
+
+  protected async doClose(): Promise<void> {
+    if (!this.fh) return;
+    const fh = await this.fh;
+    this.fh = null;
+    await fh.close();
+  }
+}
+
+/** Best-effort fsync of a directory so a rename survives a power loss (not supported everywhere). */
+async function fsyncDir(dir: string): Promise<void> {
+  let fh: fsp.FileHandle | null = null;
+  try {
+    fh = await fsp.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Windows and some file systems refuse to open/fsync directories; the rename itself is done.
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** Receives the bytes of a file being written, in order. */
+export type ByteSink = (bytes: Uint8Array) => Promise<void>;
+
+/**
+ * Temp file in the same directory (so the rename cannot cross devices) + fsync + rename +
+ * directory fsync. The content is produced piecewise by `produce` (a rewrite streams most bytes
+ * straight from the original file). On any failure the temp file is removed and the target is
+ * untouched.
+ */
+export async function writeFileAtomicStream(path: string, produce: (write: ByteSink) => Promise<void>, faults: StorageFaults = {}): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  let fh: fsp.FileHandle | null = null;
+  try {
+    fh = await fsp.open(tmp, 'wx', 0o600);
+    // keep the original's permissions when there is one
+    const mode = await fsp.stat(path).then((s) => s.mode & 0o7777, () => null);
+    if (mode !== null) await fh.chmod(mode).catch(() => undefined);
+    const out = fh;
+    await produce(async (buf) => {
+      faults.beforeWrite?.('atomic-temp', tmp);
+      let off = 0;
+      while (off < buf.length) {
+        const { bytesWritten } = await out.write(buf, off, buf.length - off);
+        off += bytesWritten;
+      }
+    });
+    faults.beforeWrite?.('fsync', tmp);
+    await fh.sync();
+    await fh.close();
+    fh = null;
+    faults.beforeWrite?.('rename', path);
+    await fsp.rename(tmp, path);
+  } catch (e) {
+    await fh?.close().catch(() => undefined);
+    await fsp.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(dir);
+}
+
+export function writeFileAtomic(path: string, data: string | Uint8Array, faults: StorageFaults = {}): Promise<void> {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  return writeFileAtomicStream(path, (write) => write(buf), faults);
+}
+
+export class FileSessionStorage implements SessionStorage {
+  constructor(private readonly faults: StorageFaults = {}) {}
+
+  ensureDirSync(dir: string): void {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+
+  existsSync(path: string): boolean {
+    return fs.existsSync(path);
+  }
+
+  writeTextSync(path: string, text: string): void {
+    this.faults.beforeWrite?.('write', path);
+    fs.writeFileSync(path, text);
+  }
+
+  statSync(path: string): StorageStat | null {
+    const s = fs.statSync(path, { throwIfNoEntry: false });
+    return s ? { size: s.size, mtimeMs: s.mtimeMs, isFile: s.isFile(), isDirectory: s.isDirectory() } : null;
+  }
+
+  listFilesSync(dir: string): string[] {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => d.name)
+        .sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+      throw e;
+    }
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return fsp.access(path).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  readText(path: string): Promise<string> {
+    return fsp.readFile(path, 'utf8');
+  }
+
+  async readTextPrefix(path: string, maxBytes: number): Promise<string> {
+    const fh = await fsp.open(path, 'r');
+    try {
+      const buf = Buffer.alloc(maxBytes);
+      let got = 0;
+      while (got < maxBytes) {
+        const { bytesRead } = await fh.read(buf, got, maxBytes - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return buf.toString('utf8', 0, got);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  async writeText(path: string, text: string): Promise<void> {
+    this.faults.beforeWrite?.('write', path);
+    await fsp.writeFile(path, text);
+  }
+
+  writeTextAtomic(path: string, text: string | Uint8Array): Promise<void> {
+    return writeFileAtomic(path, text, this.faults);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.faults.beforeWrite?.('rename', to);
+    await fsp.rename(from, to);
+  }
+
+  unlink(path: string): Promise<void> {
+    return fsp.unlink(path);
+  }
+
+  openWriter(path: string, opts: OpenWriterOptions = {}): SessionStorageWriter {
+    return new FileWriter(path, opts, this.faults);
+  }
+}

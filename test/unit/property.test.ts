@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseJsonlLenient } from '../../src/core/jsonl';
+import { loadSessionFromText } from '../../src/core/load';
+import { migrateSession } from '../../src/core/migrate';
+import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/persist';
+import type { SessionEntry, SessionHeader } from '../../src/core/schemas';
+
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+const TYPES = ['message', 'custom', 'label', 'compaction', 'model_change', 'brand_new_type'];
+
+const entryArb = fc.record({
+  type: fc.constantFrom(...TYPES),
+  timestamp: fc.string(),
+  message: fc.record({ role: fc.constantFrom('user', 'assistant', 'hookMessage', 'toolResult'), content: fc.oneof(fc.string(), fc.array(fc.record({ type: fc.constant('text'), text: fc.string() }, { noNullPrototype: true }))) }, { noNullPrototype: true }),
+  extra: jsonValue,
+}, { requiredKeys: ['type'], noNullPrototype: true });
+
+const headerArb = fc.record({ type: fc.constant('session'), id: fc.string(), version: fc.constantFrom(undefined, 1, 2, 3) }, { noNullPrototype: true }).map((h) => {
+  const o: Record<string, unknown> = { type: h.type, id: h.id };
+  if (h.version !== undefined) o.version = h.version;
+  return o as SessionHeader;
+});
+
+test('migrate is idempotent and never mutates its input', () => {
+  fc.assert(
+    fc.property(headerArb, fc.array(entryArb, { maxLength: 20 }), (header, raw) => {
+      const entries = raw as unknown as SessionEntry[];
+      const snapshot = structuredClone({ header, entries });
+      const once = migrateSession(header, entries);
+      assert.deepEqual({ header, entries }, snapshot);
+      const twice = migrateSession(once.header, once.entries);
+      assert.deepEqual(twice.entries, once.entries);
+      assert.deepEqual(twice.header, once.header);
+      assert.equal(twice.report.entriesTouched, 0);
+      assert.equal(once.header.version, 3);
+      if ((header.version ?? 1) < 2) assert.equal(new Set(once.entries.map((e) => e.id)).size, once.entries.length);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('read(write(entries)) deep-equals entries (prepared for persistence)', () => {
+  fc.assert(
+    fc.property(fc.array(entryArb, { maxLength: 20 }), (raw) => {
+      const header = { type: 'session', version: 3, id: 's' };
+      const entries = raw.map((e, i) => ({ ...e, id: `${i}`.padStart(8, '0'), parentId: i === 0 ? null : `${i - 1}`.padStart(8, '0') }));
+      const prepared = entries.map((e) => truncateForPersist(e));
+      const text = [header, ...prepared].map((x) => JSON.stringify(x)).join('\n') + '\n';
+      const l = loadSessionFromText(text);
+      assert.deepEqual(l.entries, JSON.parse(JSON.stringify(prepared)));
+      assert.equal(l.changed, null);
+      assert.equal(l.diagnostics.length, 0);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('truncation keeps every string within the limit', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: MAX_PERSIST_CHARS - 2, max: MAX_PERSIST_CHARS + 3 }), fc.constantFrom('a', '😀', 'é'), (n, ch) => {
+      const s = ch.repeat(Math.ceil(n / ch.length)).slice(0, n);
+      const out = truncateForPersist({ s }).s;
+      assert.ok(out.length <= MAX_PERSIST_CHARS);
+      if (s.length <= MAX_PERSIST_CHARS) assert.equal(out, s);
+    }),
+    { numRuns: 30 },
+  );
+});
+
+const nastyBytes = fc
+  .array(fc.oneof(fc.constantFrom('{', '}', '\n', '\r', '"', '\\', '\ufeff', '[', ']', ':', ',', '{"type":"session","id":"x"}', '{"a":1}', '😀', 'é', ' '), fc.string()), { maxLength: 60 })
+  .map((parts) => parts.join(''));
+
+test('the parser and loader never throw on arbitrary input', () => {
+  fc.assert(
+    fc.property(fc.oneof(nastyBytes, fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b))), (input) => {
+      const r = parseJsonlLenient(input);
+      const buf = typeof input === 'string' ? Buffer.from(input) : input;
+      for (const rec of r.records) {
+        assert.ok(rec.start >= 0 && rec.end <= buf.length && rec.start <= rec.end);
+        assert.deepEqual(JSON.parse(buf.toString('utf8', rec.start, rec.end)), rec.value);
+      }
+      loadSessionFromText(input);
+    }),
+    { numRuns: 1000 },
+  );
+});
