@@ -2,7 +2,7 @@
 // the webview (ESM, browser) and the integration-test entry that runs inside VS Code.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,6 +58,9 @@ const present = builds.filter((b) => {
   return entries.every((e) => existsSync(join(root, e)));
 });
 
+// A production build starts from an empty dist/: a stale .map or bundle from a development
+// build would otherwise ship in the VSIX (.vscodeignore lets all of dist/webview/ through).
+if (production) rmSync(join(root, 'dist'), { recursive: true, force: true });
 copyCodicons();
 if (watch) {
   for (const b of present) {

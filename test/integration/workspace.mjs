@@ -95,6 +95,12 @@ export function buildTestHome(tmpDir) {
     }
   }
 
+  // The demo's workspace sits inside this repository (.vscode-test/demo): keep the git
+  // extension from offering to open the parent repository on top of the view. View title
+  // actions normally appear only under the mouse; tests click them and screenshots show them.
+  mkdirSync(path.join(workspaceDir, '.vscode'), { recursive: true });
+  const settings = { 'git.openRepositoryInParentFolders': 'never', 'workbench.view.alwaysShowHeaderActions': true };
+  writeFileSync(path.join(workspaceDir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   writeFileSync(path.join(workspaceDir, 'README.md'), '# Session Loom test workspace\n\nSessions live in the fake home: `~/.xcsh/agent/sessions`.\n');
   const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects };
   writeFileSync(path.join(home, 'session-loom-test-manifest.json'), JSON.stringify(result, null, 2) + '\n');

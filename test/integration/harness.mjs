@@ -1,0 +1,108 @@
+// The harness side of UI testing. Mocha runs inside the extension host and cannot reach
+// the browser that shows the workbench, so run.mjs serves this small HTTP API on
+// 127.0.0.1 and passes its port to the server (and so to the extension host) as
+// SESSION_LOOM_HARNESS_PORT. Tests call it through test/integration/suite/harness.ts and
+// await the answer, so a screenshot is on disk when the call returns.
+//
+// Every request is POST with a JSON body; every answer is JSON ({ error } with status 500
+// when the action failed). Selectors are Playwright selectors (CSS, `text=…`, `:has-text()`).
+//
+//   GET  /ping                                          → { ok: true }
+//   POST /screenshot { name }                           → { path }   test-results/screenshots/<name>.png
+//   POST /frame-text { selector, urlContains?, timeoutMs? }
+//        waits until an element matching `selector` exists in any frame (webviews are nested
+//        iframes; `urlContains` narrows the frames by URL) → { text, frameUrl }  (innerText)
+//   POST /click { selector, frameUrlContains?, timeoutMs? } → { frameUrl }
+//   POST /keys { keys: string | string[] }              each one through page.keyboard.press,
+//        e.g. "Control+Shift+P", "Escape"; or { text } typed with page.keyboard.type → { ok: true }
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** First locator matching `selector` in a frame whose URL contains `urlContains`, waiting up to `timeoutMs`. */
+async function findInFrames(page, selector, urlContains, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (urlContains && !frame.url().includes(urlContains)) continue;
+      try {
+        const loc = frame.locator(selector).first();
+        if ((await loc.count()) > 0) return { frame, loc };
+      } catch {
+        // a frame can detach while we look; try the others
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`No element matches ${JSON.stringify(selector)}${urlContains ? ` in a frame whose URL contains ${JSON.stringify(urlContains)}` : ''} after ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function safeName(name) {
+  const base = String(name ?? '').replace(/\.png$/i, '');
+  if (!/^[\w.-]+$/.test(base)) throw new Error(`Screenshot name must be [A-Za-z0-9_.-]+, got ${JSON.stringify(name)}`);
+  return base;
+}
+
+/** Routes of the API; each gets the parsed body and returns the JSON answer. */
+function routes(page, screenshotsDir, log) {
+  return {
+    'GET /ping': async () => ({ ok: true }),
+    'POST /screenshot': async ({ name }) => {
+      const file = path.join(screenshotsDir, `${safeName(name)}.png`);
+      mkdirSync(screenshotsDir, { recursive: true });
+      await page.screenshot({ path: file });
+      log(`[harness] screenshot ${path.relative(process.cwd(), file)}`);
+      return { path: file };
+    },
+    'POST /frame-text': async ({ selector, urlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
+      const { frame, loc } = await findInFrames(page, selector, urlContains, timeoutMs);
+      return { text: await loc.innerText(), frameUrl: frame.url() };
+    },
+    'POST /click': async ({ selector, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
+      const { frame, loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
+      await loc.click({ timeout: timeoutMs });
+      return { frameUrl: frame.url() };
+    },
+    'POST /keys': async ({ keys, text }) => {
+      for (const k of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) await page.keyboard.press(k);
+      if (text !== undefined) await page.keyboard.type(String(text));
+      return { ok: true };
+    },
+  };
+}
+
+/** Serves the API for `page` on a free port of 127.0.0.1. */
+export function startHarness(page, { screenshotsDir, log = console.log }) {
+  const table = routes(page, screenshotsDir, log);
+  const server = http.createServer(async (req, res) => {
+    const route = table[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
+    const reply = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (!route) return reply(404, { error: `No route ${req.method} ${req.url}` });
+    try {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      reply(200, await route(raw ? JSON.parse(raw) : {}));
+    } catch (err) {
+      reply(500, { error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        port: server.address().port,
+        close: () => new Promise((r) => {
+          server.closeAllConnections?.();
+          server.close(() => r());
+        }),
+      });
+    });
+  });
+}

@@ -1,0 +1,40 @@
+// Client of the harness API (test/integration/harness.mjs): lets tests inside the extension
+// host ask the Playwright side for screenshots and UI actions. Only run.mjs provides it;
+// under @vscode/test-electron SESSION_LOOM_HARNESS_PORT is unset and harnessAvailable() is false.
+
+const port = process.env.SESSION_LOOM_HARNESS_PORT;
+
+export function harnessAvailable(): boolean {
+  return port !== undefined && port !== '';
+}
+
+async function call<T>(route: string, body: object): Promise<T> {
+  if (!harnessAvailable()) throw new Error('No UI harness: run the suite with test/integration/run.mjs');
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(`harness ${route}: ${answer.error ?? res.status}`);
+  return answer;
+}
+
+/** Saves a screenshot of the whole workbench to test-results/screenshots/<name>.png; resolves to its path. */
+export async function screenshot(name: string): Promise<string> {
+  return (await call<{ path: string }>('/screenshot', { name })).path;
+}
+
+/** innerText of the first element matching a Playwright selector in any frame (webviews are frames). */
+export async function frameText(selector: string, options: { urlContains?: string; timeoutMs?: number } = {}): Promise<string> {
+  return (await call<{ text: string }>('/frame-text', { selector, ...options })).text;
+}
+
+export async function click(selector: string, options: { frameUrlContains?: string; timeoutMs?: number } = {}): Promise<void> {
+  await call('/click', { selector, ...options });
+}
+
+/** Presses keys in order ("Control+Shift+P", "Escape", …), then types `text` if given. */
+export async function keys(keysToPress: string | string[], text?: string): Promise<void> {
+  await call('/keys', { keys: keysToPress, text });
+}
