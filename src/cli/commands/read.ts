@@ -1,0 +1,227 @@
+// Read-only subcommands: context, entries, tree, ls, doctor. Nothing here writes.
+import { resolveImageData, type BlobStore } from '../../core/blobs';
+import type { ContextMessage } from '../../core/context';
+import { formatDiagnostic, severityOf } from '../../core/diagnostics';
+import { groupByProject, listAll } from '../../core/discovery';
+import { openSessionDocument, type SessionDocument } from '../../core/document';
+import type { SessionEntry } from '../../core/schemas';
+import { contentText } from '../../core/stats';
+import type { TreeIndex } from '../../core/tree';
+import { blobStoreOf, CliError, parse, requireFile, UsageError, writeJson, type Io } from '../util';
+
+export const USAGE = {
+  context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]',
+  entries: 'usage: session-loom entries <file> [--blobs <dir>] [--pretty]',
+  tree: 'usage: session-loom tree <file> [--json] [--pretty]',
+  ls: 'usage: session-loom ls [--root <dir>]... [--json] [--pretty]',
+  doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]',
+};
+
+function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
+  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${formatDiagnostic(file, d)}\n`);
+}
+
+/** Blob references in image blocks resolved back to base64 (Part A), on copies. */
+async function resolveImages(messages: ContextMessage[], store: BlobStore): Promise<ContextMessage[]> {
+  const out: ContextMessage[] = [];
+  for (const m of messages) {
+    const content = m.content;
+    if (!Array.isArray(content) || !content.some((b) => b && (b as { type?: unknown }).type === 'image')) {
+      out.push(m);
+      continue;
+    }
+    const blocks: unknown[] = [];
+    for (const b of content) {
+      const blk = b as { type?: unknown; data?: unknown };
+      if (blk && blk.type === 'image' && typeof blk.data === 'string') {
+        const r = await resolveImageData(blk.data, store);
+        blocks.push(r.kind === 'inline' || r.kind === 'blob' ? { ...blk, data: r.base64 } : blk);
+      } else blocks.push(b);
+    }
+    out.push({ ...m, content: blocks });
+  }
+  return out;
+}
+
+export async function contextCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } });
+  if (values.help) return (io.out(USAGE.context + '\n'), 0);
+  const file = await requireFile(positionals[0], USAGE.context);
+  const store = blobStoreOf(values.blobs);
+  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  let leaf: string | null | undefined = undefined;
+  if (values.leaf === 'null') leaf = null;
+  else if (typeof values.leaf === 'string') {
+    if (!doc.tree.has(values.leaf)) throw new CliError(`no entry with id "${values.leaf}" (use --leaf null for the empty context)`, file, 0);
+    leaf = values.leaf;
+  }
+  warnDiagnostics(io, file, doc);
+  const ctx = doc.context(leaf);
+  if (store) ctx.messages = await resolveImages(ctx.messages, store);
+  writeJson(io, ctx, values.pretty === true);
+  return 0;
+}
+
+export async function entriesCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } });
+  if (values.help) return (io.out(USAGE.entries + '\n'), 0);
+  const file = await requireFile(positionals[0], USAGE.entries);
+  const store = blobStoreOf(values.blobs);
+  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
+  return 0;
+}
+
+// ---- tree ----
+
+function preview(e: SessionEntry): string {
+  let kind: string = e.type;
+  let text = '';
+  const x = e as Record<string, unknown>;
+  if (e.type === 'message') {
+    const m = (x.message ?? {}) as Record<string, unknown>;
+    kind = typeof m.role === 'string' ? m.role : 'message';
+    text = contentText(m.content);
+    if (!text && Array.isArray(m.content)) {
+      const call = (m.content as { type?: unknown; name?: unknown }[]).find((b) => b?.type === 'toolCall');
+      if (call) text = `→ ${String(call.name)}`;
+    }
+    if (!text && typeof m.command === 'string') text = `$ ${m.command}`;
+  } else if (e.type === 'custom_message') text = contentText(x.content);
+  else if (e.type === 'branch_summary' || e.type === 'compaction') text = typeof x.summary === 'string' ? x.summary : '';
+  else if (e.type === 'model_change') text = typeof x.model === 'string' ? x.model : `${String(x.provider)}/${String(x.modelId)}`;
+  else if (e.type === 'thinking_level_change') text = String(x.thinkingLevel);
+  else if (e.type === 'label') text = `${String(x.targetId)} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
+  else if (e.type === 'mode_change') text = String(x.mode);
+  text = text.replace(/\s+/g, ' ').trim();
+  if (text.length > 72) text = text.slice(0, 71) + '…';
+  return text ? `${kind}: ${text}` : kind;
+}
+
+/**
+ * A linear run of entries and the branches after its last entry. Nesting grows with branch
+ * points only, never with depth: a 1M-entry chain is one segment, so neither the text printer nor
+ * JSON.stringify (which recurses) meets a million levels.
+ */
+interface Segment {
+  entries: { id: string; type: string; line: number; preview: string; label?: string; leaf?: true }[];
+  children: Segment[];
+}
+
+function buildSegments(tree: TreeIndex): Segment[] {
+  const make = (): Segment => ({ entries: [], children: [] });
+  const roots: Segment[] = [];
+  const work: { seg: Segment; id: string }[] = [];
+  for (const r of tree.roots) {
+    const seg = make();
+    roots.push(seg);
+    work.push({ seg, id: r });
+  }
+  while (work.length > 0) {
+    const { seg, id: start } = work.pop()!;
+    let id: string | null = start;
+    while (id !== null) {
+      const e = tree.get(id)!;
+      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: preview(e) };
+      const label = tree.labels.get(id);
+      if (label !== undefined) row.label = label;
+      if (id === tree.defaultLeafId) row.leaf = true;
+      seg.entries.push(row);
+      const kids = tree.children(id);
+      if (kids.length === 1) id = kids[0]!.id;
+      else {
+        for (const k of kids) {
+          const child = make();
+          seg.children.push(child);
+          work.push({ seg: child, id: k.id });
+        }
+        id = null;
+      }
+    }
+  }
+  return roots;
+}
+
+function printSegments(io: Io, roots: Segment[]): void {
+  const stack: { seg: Segment; prefix: string; marker: string }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ seg: roots[i]!, prefix: '', marker: '' });
+  let buf = '';
+  while (stack.length > 0) {
+    const { seg, prefix, marker } = stack.pop()!;
+    seg.entries.forEach((r, i) => {
+      const lead = i === 0 ? prefix + marker : prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
+      buf += `${lead}${r.id} ${r.preview}${r.label !== undefined ? ` [${r.label}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
+      if (buf.length > 1 << 16) {
+        io.out(buf);
+        buf = '';
+      }
+    });
+    const childPrefix = prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
+    for (let i = seg.children.length - 1; i >= 0; i--) {
+      stack.push({ seg: seg.children[i]!, prefix: childPrefix, marker: i === seg.children.length - 1 ? '└─ ' : '├─ ' });
+    }
+  }
+  io.out(buf);
+}
+
+export async function treeCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, pretty: { type: 'boolean' } });
+  if (values.help) return (io.out(USAGE.tree + '\n'), 0);
+  const file = await requireFile(positionals[0], USAGE.tree);
+  const doc = await openSessionDocument(file);
+  const roots = buildSegments(doc.tree);
+  if (values.json) {
+    writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
+  } else {
+    warnDiagnostics(io, file, doc);
+    printSegments(io, roots);
+  }
+  return 0;
+}
+
+// ---- ls ----
+
+export async function lsCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } });
+  if (values.help) return (io.out(USAGE.ls + '\n'), 0);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${USAGE.ls}`);
+  const rootOpt = values.root as unknown as string[] | undefined;
+  const groups = groupByProject(await listAll(rootOpt && rootOpt.length > 0 ? rootOpt : undefined));
+  if (values.json) {
+    writeJson(io, groups, values.pretty === true);
+    return 0;
+  }
+  let out = '';
+  for (const g of groups) {
+    out += `${g.project}\n`;
+    const row = (s: (typeof g.sessions)[number], indent: string): void => {
+      const what = s.title ?? s.firstUserMessage?.replace(/\s+/g, ' ').slice(0, 60) ?? '(no messages)';
+      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${s.id}  ${what}${s.damaged ? '  [damaged]' : ''}  ${s.path}\n`;
+      for (const sub of g.subagents[s.path] ?? []) row(sub, indent + '  ↳ ');
+    };
+    for (const s of g.sessions) row(s, '  ');
+  }
+  if (groups.length === 0) io.err('no sessions found\n');
+  io.out(out);
+  return 0;
+}
+
+// ---- doctor ----
+
+export async function doctorCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } });
+  if (values.help) return (io.out(USAGE.doctor + '\n'), 0);
+  const file = await requireFile(positionals[0], USAGE.doctor);
+  const store = blobStoreOf(values.blobs);
+  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  const diagnostics = doc.diagnostics.map((d) => ({ ...d, severity: severityOf(d.kind) }));
+  // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
+  const findings = diagnostics.filter((d) => d.severity !== 'info').length;
+  if (values.json) {
+    writeJson(io, { file, readOnlyReason: doc.loaded.readOnlyReason, version: doc.loaded.originalVersion, entries: doc.loaded.entries.length, findings, diagnostics }, values.pretty === true);
+  } else {
+    for (const d of diagnostics) io.err(`${formatDiagnostic(file, d)} (${d.severity})\n`);
+    io.err(findings === 0 ? `${file}: clean (${doc.loaded.entries.length} entries)\n` : `${file}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
+  }
+  return findings === 0 ? 0 : 1;
+}

@@ -1,0 +1,82 @@
+// session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
+// `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
+import { contextCommand, doctorCommand, entriesCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
+import { migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
+import { CliError, processIo, type Io } from './util';
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  context: contextCommand,
+  entries: entriesCommand,
+  tree: treeCommand,
+  ls: lsCommand,
+  doctor: doctorCommand,
+  migrate: migrateCommand,
+  relabel: relabelCommand,
+  title: titleCommand,
+};
+
+export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi)
+
+${READ.context}
+    the model context at a leaf (default: the last entry in file order) as JSON
+${READ.entries}
+    {header, entries, diagnostics, leafId} after in-memory migration
+${READ.tree}
+    the branch tree as indented text (labels in [brackets], the default leaf marked)
+${READ.ls}
+    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
+${READ.doctor}
+    diagnostics; exit 0 when clean, 1 when there are findings
+${WRITE.migrate}
+    rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
+${WRITE.relabel}
+    append a label entry
+${WRITE.title}
+    set the session title (replaces the header line only; every other byte kept)
+
+Writes refuse a file that changed since it was read or looks live (modified in the last few
+seconds, or named by a terminal breadcrumb); --force overrides the live guard.
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    io.out(HELP);
+    return cmd === undefined ? 2 : 0;
+  }
+  const fn = COMMANDS[cmd];
+  if (!fn) {
+    io.err(`session-loom: unknown command "${cmd}"\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await fn(rest, io);
+  } catch (e) {
+    if (e instanceof CliError) {
+      const where = e.file !== null ? `${e.file}:${e.line > 0 ? e.line : 1}: ` : 'session-loom: ';
+      io.err(`${where}${e.message}\n`);
+      return e.exitCode;
+    }
+    const err = e as NodeJS.ErrnoException;
+    const file = rest.find((a) => !a.startsWith('-'));
+    io.err(`${file ? `${file}:1: ` : 'session-loom: '}${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  // `session-loom … | head` closes the pipe early: that is not an error worth a stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+  run(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`session-loom: ${String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,63 @@
+// Shared CLI plumbing: errors that carry `file:line`, output helpers, option parsing.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { stat } from 'node:fs/promises';
+import { BlobStore } from '../core/blobs';
+
+/** An error the CLI reports as `file:line: message` (exit 1), or a usage error (exit 2). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly file: string | null = null,
+    readonly line = 0,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, null, 0, 2);
+    this.name = 'UsageError';
+  }
+}
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: Io = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+export function writeJson(io: Io, value: unknown, pretty: boolean): void {
+  io.out(JSON.stringify(value, null, pretty ? 2 : undefined) + '\n');
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** util.parseArgs, strict, with usage errors instead of exceptions. */
+export function parse<O extends Options>(argv: string[], options: O): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** The session file argument must exist and be a file (a missing file is an error, not an empty session). */
+export async function requireFile(path: string | undefined, usage: string): Promise<string> {
+  if (!path) throw new UsageError(`missing <file>\n${usage}`);
+  const st = await stat(path).catch(() => null);
+  if (!st) throw new CliError('no such file', path, 0);
+  if (!st.isFile()) throw new CliError('not a regular file', path, 0);
+  return path;
+}
+
+export function blobStoreOf(dir: string | boolean | undefined): BlobStore | undefined {
+  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir) : undefined;
+}

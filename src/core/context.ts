@@ -1,0 +1,284 @@
+// buildSessionContext: what is sent to the model at a given leaf (spec Part A "Context
+// reconstruction", Part C §5–§6), plus what a viewer needs to explain it: which entry each
+// message came from, and which path entries a compaction cut away.
+//
+// Edge behaviour confirmed against the upstream implementations (pi-mono / oh-my-pi):
+// - an explicit leafId that is not found falls back to the last entry;
+// - only the LAST compaction on the path counts; a firstKeptEntryId that is not on the path
+//   before it keeps nothing before the compaction;
+// - a branch_summary with an empty summary emits no message;
+// - v1 `model_change` entries ({provider, modelId}, no `model`) contribute nothing.
+import type { CompactionEntry, SessionEntry } from './schemas';
+import { entryIs } from './schemas';
+import { EntryKind, entryKind, type TreeIndex } from './tree';
+
+/** A message as sent to the model. `message` entries pass through as stored. */
+export type ContextMessage = Record<string, unknown> & { role: string };
+
+export interface CutEntry {
+  entryId: string;
+  /** The compaction whose summary replaces this entry in the context. */
+  compactionId: string;
+}
+
+export interface SessionContext {
+  /** The leaf actually used (after fallback), or null for the empty context. */
+  leafId: string | null;
+  messages: ContextMessage[];
+  thinkingLevel: string;
+  models: Record<string, string>;
+  injectedTtsrRules: string[];
+  mode: string;
+  modeData: unknown;
+  // ---- viewer extras ----
+  /** messageSources[i] is the id of the entry messages[i] came from. */
+  messageSources: string[];
+  /** Path entries (root→leaf order) not sent because of the last compaction on the path. */
+  cutEntries: CutEntry[];
+  /** The compaction in effect on this path, if any. */
+  compaction: { id: string; firstKeptEntryId: string | null; keptFound: boolean } | null;
+}
+
+export function emptyContext(): SessionContext {
+  return {
+    leafId: null,
+    messages: [],
+    thinkingLevel: 'off',
+    models: {},
+    injectedTtsrRules: [],
+    mode: 'none',
+    modeData: undefined,
+    messageSources: [],
+    cutEntries: [],
+    compaction: null,
+  };
+}
+
+function isTreeIndex(x: unknown): x is TreeIndex {
+  return typeof x === 'object' && x !== null && typeof (x as TreeIndex).pathIndices === 'function';
+}
+
+/** ISO timestamp → epoch ms, as upstream's `new Date(ts).getTime()` (NaN when absent/invalid). */
+function epochMs(ts: unknown): number {
+  return typeof ts === 'string' ? Date.parse(ts) : NaN;
+}
+
+/** Walks leaf → root with a seen-set (Part C §5: stop at the first repeated id), root first. */
+function walkPath(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
+  const path: SessionEntry[] = [];
+  const seen = new Set<string>();
+  let cur: SessionEntry | undefined = leaf;
+  while (cur && !seen.has(cur.id)) {
+    seen.add(cur.id);
+    path.push(cur);
+    const pid: unknown = (cur as { parentId?: unknown }).parentId;
+    cur = typeof pid === 'string' ? byId.get(pid) : undefined;
+  }
+  return path.reverse();
+}
+
+/** The message an entry contributes to the context, or null. */
+export function entryToMessage(entry: SessionEntry): ContextMessage | null {
+  if (entryIs(entry, 'message')) {
+    const m = entry.message as unknown;
+    return typeof m === 'object' && m !== null ? (m as ContextMessage) : null;
+  }
+  if (entryIs(entry, 'custom_message')) {
+    return {
+      role: 'custom',
+      customType: entry.customType,
+      content: entry.content,
+      display: entry.display,
+      details: entry.details,
+      timestamp: epochMs(entry.timestamp),
+    };
+  }
+  if (entryIs(entry, 'branch_summary')) {
+    if (!entry.summary) return null;
+    return { role: 'branchSummary', summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) };
+  }
+  return null;
+}
+
+export function compactionSummaryMessage(c: CompactionEntry): ContextMessage {
+  return {
+    role: 'compactionSummary',
+    summary: c.summary,
+    shortSummary: c.shortSummary,
+    tokensBefore: c.tokensBefore,
+    timestamp: epochMs(c.timestamp),
+  };
+}
+
+/**
+ * @param leafId `null` → the empty context; a found id → that entry; anything else → the last entry.
+ * @param byId an id → entry map, or the session's TreeIndex (faster: its paths are precomputed
+ *   acyclic and every entry is already classified, so a 1M-deep path is walked over integers).
+ */
+export function buildSessionContext(
+  entries: readonly SessionEntry[],
+  leafId: string | null | undefined,
+  byId?: ReadonlyMap<string, SessionEntry> | TreeIndex,
+): SessionContext {
+  if (leafId === null || entries.length === 0) return emptyContext();
+
+  if (isTreeIndex(byId)) {
+    const leafKey = leafId !== undefined && byId.has(leafId) ? leafId : byId.defaultLeafId;
+    if (leafKey === null) return emptyContext();
+    const idxs = byId.pathIndices(leafKey);
+    if (idxs.length === 0) return fromPath([entries[entries.length - 1]!]);
+    const all = byId.entries;
+    const kinds = byId.kinds;
+    const path = new Array<SessionEntry>(idxs.length);
+    const pathKinds = new Uint8Array(idxs.length);
+    for (let k = 0; k < idxs.length; k++) {
+      const i = idxs[k]!;
+      path[k] = all[i]!;
+      pathKinds[k] = kinds[i]!;
+    }
+    return fromPath(path, pathKinds);
+  }
+  let map = byId;
+  if (!map) {
+    const m = new Map<string, SessionEntry>();
+    for (const e of entries) m.set(e.id, e);
+    map = m;
+  }
+  const leaf = (leafId !== undefined ? map.get(leafId) : undefined) ?? entries[entries.length - 1]!;
+  return fromPath(walkPath(leaf, map));
+}
+
+/** The context of a root→leaf path. `kinds[k]` classifies path[k] (computed here when absent). */
+function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionContext {
+  const n = path.length;
+  if (!kinds) {
+    kinds = new Uint8Array(n);
+    for (let k = 0; k < n; k++) kinds[k] = entryKind(path[k]!);
+  }
+
+  // Runtime state along the path (only classified entries are touched).
+  let thinkingLevel = 'off';
+  const models: Record<string, string> = {};
+  let explicitDefault = false;
+  let lastAssistant = -1;
+  const rules = new Set<string>();
+  let mode = 'none';
+  let modeData: unknown = undefined;
+  let compactionIdx = -1;
+  for (let i = 0; i < n; i++) {
+    const kind = kinds[i]!;
+    if (kind <= EntryKind.Message) continue;
+    const e = path[i]!;
+    switch (kind) {
+      case EntryKind.AssistantMessage:
+        lastAssistant = i;
+        break;
+      case EntryKind.Compaction:
+        compactionIdx = i;
+        break;
+      case EntryKind.ThinkingLevel: {
+        const lvl = (e as { thinkingLevel?: unknown }).thinkingLevel;
+        thinkingLevel = typeof lvl === 'string' ? lvl : 'off';
+        break;
+      }
+      case EntryKind.ModelChange: {
+        const model = (e as { model?: unknown }).model;
+        if (typeof model === 'string' && model) {
+          const role = (e as { role?: unknown }).role;
+          const r = typeof role === 'string' ? role : 'default';
+          models[r] = model;
+          if (r === 'default') explicitDefault = true;
+        }
+        break;
+      }
+      case EntryKind.TtsrInjection: {
+        const r = (e as { injectedRules?: unknown }).injectedRules;
+        if (Array.isArray(r)) for (const x of r) if (typeof x === 'string') rules.add(x);
+        break;
+      }
+      case EntryKind.ModeChange: {
+        const md = (e as { mode?: unknown }).mode;
+        mode = typeof md === 'string' ? md : 'none';
+        modeData = (e as { data?: unknown }).data;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // Part C §6: an explicit default model_change on the path wins; else the LAST assistant
+  // message that names its provider and model.
+  if (!explicitDefault) {
+    for (let i = lastAssistant; i >= 0; i--) {
+      if (kinds[i] !== EntryKind.AssistantMessage) continue;
+      const m = (path[i] as { message: { provider?: unknown; model?: unknown } }).message;
+      if (typeof m.provider === 'string' && typeof m.model === 'string') {
+        models.default = `${m.provider}/${m.model}`;
+        break;
+      }
+    }
+  }
+
+  const messages: ContextMessage[] = [];
+  const messageSources: string[] = [];
+  const cutEntries: CutEntry[] = [];
+  const emitRange = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      const kind = kinds[i]!;
+      if (kind === EntryKind.Other) continue;
+      const e = path[i]!;
+      let m: ContextMessage | null;
+      if (kind <= EntryKind.AssistantMessage) {
+        const raw = (e as { message?: unknown }).message;
+        m = typeof raw === 'object' && raw !== null ? (raw as ContextMessage) : null;
+      } else if (kind === EntryKind.CustomMessage || kind === EntryKind.BranchSummary) {
+        m = entryToMessage(e);
+      } else {
+        continue;
+      }
+      if (m) {
+        messages.push(m);
+        messageSources.push(e.id);
+      }
+    }
+  };
+
+  let compaction: SessionContext['compaction'] = null;
+  if (compactionIdx >= 0) {
+    const c = path[compactionIdx] as CompactionEntry;
+    const firstKept = typeof c.firstKeptEntryId === 'string' ? c.firstKeptEntryId : null;
+    let keptFrom = compactionIdx; // nothing kept unless found before the compaction
+    if (firstKept !== null) {
+      // Search backwards: the kept region is normally a short tail before the compaction.
+      for (let i = compactionIdx - 1; i >= 0; i--) {
+        if (path[i]!.id === firstKept) {
+          keptFrom = i;
+          break;
+        }
+      }
+    }
+    compaction = { id: c.id, firstKeptEntryId: firstKept, keptFound: keptFrom < compactionIdx };
+    messages.push(compactionSummaryMessage(c));
+    messageSources.push(c.id);
+    const cid = c.id;
+    cutEntries.length = keptFrom;
+    for (let i = 0; i < keptFrom; i++) cutEntries[i] = { entryId: path[i]!.id, compactionId: cid };
+    emitRange(keptFrom, compactionIdx);
+    emitRange(compactionIdx + 1, n);
+  } else {
+    emitRange(0, n);
+  }
+
+  return {
+    leafId: path[n - 1]!.id,
+    messages,
+    thinkingLevel,
+    models,
+    injectedTtsrRules: [...rules],
+    mode,
+    modeData,
+    messageSources,
+    cutEntries,
+    compaction,
+  };
+}

@@ -1,0 +1,260 @@
+// Finding sessions on disk (spec Part A "Discovery utilities", Part B §11/§13).
+//
+// Listings read only a prefix of each file (4096 bytes, as upstream's readTextPrefix): the header
+// and usually the first user message. When the first user message lies beyond it, one larger
+// prefix (64 KiB) is tried; a whole multi-MB file is never read to fill a picker row.
+// Nothing here writes.
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { cwdDirNames, decodeCwd } from './cwd';
+import { readJsonlPrefix } from './jsonl';
+import { contentText } from './stats';
+
+export const METADATA_PREFIX_BYTES = 4096;
+const METADATA_RETRY_BYTES = 64 * 1024;
+const FIRST_MESSAGE_MAX_CHARS = 500;
+
+export interface SessionInfo {
+  path: string;
+  /** Header id; for a file without a valid header, the id part of the file name. */
+  id: string;
+  /** Header cwd, else the best-guess decoding of the project folder name, else null. */
+  cwd: string | null;
+  title: string | null;
+  /** Header timestamp (ISO), or null. */
+  created: string | null;
+  /** File mtime (ISO) and in ms. */
+  modified: string;
+  mtimeMs: number;
+  size: number;
+  /** Header version (absent = 1), or null without a header. */
+  version: number | null;
+  firstUserMessage: string | null;
+  parentSession: string | null;
+  /** `<parent file without .jsonl>/<id>.jsonl` (Part B §13), or a file starting with session_init. */
+  isSubagent: boolean;
+  /** The parent session file of a subagent session, when it exists on disk. */
+  parentPath?: string;
+  /** No valid header could be read: shown, never written. */
+  damaged: boolean;
+}
+
+/** `~/.xcsh/agent/sessions`, plus `~/.omp/agent/sessions` and `~/.pi/agent/sessions` when present. */
+export function defaultSessionRoots(home: string = homedir()): string[] {
+  const roots = [join(home, '.xcsh', 'agent', 'sessions')];
+  for (const alt of ['.omp', '.pi']) {
+    const p = join(home, alt, 'agent', 'sessions');
+    if (existsSync(p)) roots.push(p);
+  }
+  return roots;
+}
+
+/** `<timestamp>_<sessionId>.jsonl` → sessionId; otherwise the name without `.jsonl`. */
+export function idFromFileName(file: string): string {
+  const b = basename(file).replace(/\.jsonl$/, '');
+  const u = b.lastIndexOf('_');
+  return u >= 0 ? b.slice(u + 1) : b;
+}
+
+function firstUserIn(records: { value: Record<string, unknown> }[]): string | null {
+  for (const r of records) {
+    if (r.value.type !== 'message') continue;
+    const m = r.value.message as { role?: unknown; content?: unknown } | undefined;
+    if (m && m.role === 'user') {
+      const t = contentText(m.content).trim();
+      if (t) return t.length > FIRST_MESSAGE_MAX_CHARS ? t.slice(0, FIRST_MESSAGE_MAX_CHARS) + '…' : t;
+    }
+  }
+  return null;
+}
+
+/** Metadata of one session file from its prefix. Null when the file cannot be read. */
+export async function readSessionInfo(path: string): Promise<SessionInfo | null> {
+  let st;
+  try {
+    st = await stat(path);
+    if (!st.isFile()) return null;
+  } catch {
+    return null;
+  }
+  let parse;
+  try {
+    parse = await readJsonlPrefix(path, METADATA_PREFIX_BYTES);
+  } catch {
+    return null;
+  }
+  let records = parse.records;
+  let headerRec = records[0]?.value;
+  let hasHeader = headerRec?.type === 'session' && typeof headerRec.id === 'string';
+  let firstUser = hasHeader ? firstUserIn(records.slice(1)) : firstUserIn(records);
+  if (parse.truncated && (!hasHeader || firstUser === null)) {
+    try {
+      const more = await readJsonlPrefix(path, METADATA_RETRY_BYTES);
+      records = more.records;
+      headerRec = records[0]?.value;
+      hasHeader = headerRec?.type === 'session' && typeof headerRec.id === 'string';
+      firstUser = hasHeader ? firstUserIn(records.slice(1)) : firstUserIn(records);
+      parse = more;
+    } catch {
+      // keep the first answer
+    }
+  }
+  const h = hasHeader ? (headerRec as Record<string, unknown>) : null;
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  const titleLine = parse.title?.value;
+  const projectDir = basename(dirname(path));
+  const decoded = decodeCwd(projectDir);
+  const parentFile = dirname(path) + '.jsonl';
+  const underParent = existsSync(parentFile);
+  const firstEntry = h ? records[1]?.value : records[0]?.value;
+  const info: SessionInfo = {
+    path,
+    id: str(h?.id) ?? idFromFileName(path),
+    cwd: str(h?.cwd) ?? decoded.path,
+    title: str(h?.title) ?? str(titleLine?.title),
+    created: str(h?.timestamp),
+    modified: new Date(st.mtimeMs).toISOString(),
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+    version: h ? (typeof h.version === 'number' ? h.version : 1) : null,
+    firstUserMessage: firstUser,
+    parentSession: str(h?.parentSession),
+    isSubagent: underParent || firstEntry?.type === 'session_init',
+    damaged: !h,
+  };
+  if (underParent) info.parentPath = parentFile;
+  return info;
+}
+
+async function jsonlFilesIn(dir: string): Promise<{ path: string; mtimeMs: number }[]> {
+  let names;
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: { path: string; mtimeMs: number }[] = [];
+  for (const d of names) {
+    if (!d.isFile() || !d.name.endsWith('.jsonl')) continue;
+    const p = join(dir, d.name);
+    try {
+      out.push({ path: p, mtimeMs: (await stat(p)).mtimeMs });
+    } catch {
+      // vanished between readdir and stat
+    }
+  }
+  return out;
+}
+
+const byNewest = (a: { mtimeMs: number; path: string }, b: { mtimeMs: number; path: string }): number =>
+  b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** Session files directly in `dir`, newest first (by mtime), with metadata; at most `limit`. */
+export async function getRecentSessions(dir: string, limit = 20): Promise<SessionInfo[]> {
+  const files = (await jsonlFilesIn(dir)).sort(byNewest).slice(0, Math.max(0, limit));
+  const infos = await Promise.all(files.map((f) => readSessionInfo(f.path)));
+  return infos.filter((x): x is SessionInfo => x !== null);
+}
+
+/** The newest session file in `dir` by mtime, or null. */
+export async function findMostRecentSession(dir: string): Promise<string | null> {
+  const files = (await jsonlFilesIn(dir)).sort(byNewest);
+  return files[0]?.path ?? null;
+}
+
+/**
+ * Sessions of one project scope, newest first. With `sessionDir`, that folder; otherwise the
+ * folders named for `cwd` (both encodings) under every default root.
+ */
+export async function list(cwd: string, sessionDir?: string, roots: string[] = defaultSessionRoots()): Promise<SessionInfo[]> {
+  const dirs = sessionDir ? [sessionDir] : roots.flatMap((r) => cwdDirNames(cwd).map((n) => join(r, n)));
+  const files = (await Promise.all(dirs.map(jsonlFilesIn))).flat().sort(byNewest);
+  const infos = await Promise.all(files.map((f) => readSessionInfo(f.path)));
+  return infos.filter((x): x is SessionInfo => x !== null);
+}
+
+/**
+ * Every session under the roots, recursively (so subagent sessions under their parent's folder
+ * are found), newest first. Symlinked folders are not followed (no loops).
+ */
+export async function listAll(root?: string | string[]): Promise<SessionInfo[]> {
+  const roots = root === undefined ? defaultSessionRoots() : Array.isArray(root) ? root : [root];
+  const files: { path: string; mtimeMs: number }[] = [];
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let ents;
+    try {
+      ents = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const d of ents) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) stack.push(p);
+      else if (d.isFile() && d.name.endsWith('.jsonl')) {
+        try {
+          files.push({ path: p, mtimeMs: (await stat(p)).mtimeMs });
+        } catch {
+          // vanished
+        }
+      }
+    }
+  }
+  files.sort(byNewest);
+  const infos: SessionInfo[] = [];
+  // bounded concurrency: a big sessions root has thousands of files
+  for (let i = 0; i < files.length; i += 32) {
+    const batch = await Promise.all(files.slice(i, i + 32).map((f) => readSessionInfo(f.path)));
+    for (const x of batch) if (x) infos.push(x);
+  }
+  return infos;
+}
+
+export interface ProjectGroup {
+  /** The project's cwd (header truth, else decoded folder name), or the folder name. */
+  project: string;
+  /** The folder that holds the sessions (the top-level project folder for subagents). */
+  dir: string;
+  /** Top-level sessions newest first; subagent sessions follow in `subagents` of their parent. */
+  sessions: SessionInfo[];
+  /** parent path → its subagent sessions. */
+  subagents: Record<string, SessionInfo[]>;
+  /** Newest mtime in the group. */
+  mtimeMs: number;
+}
+
+/** Groups sessions by project (cwd), newest project first; subagents hang under their parent. */
+export function groupByProject(sessions: readonly SessionInfo[]): ProjectGroup[] {
+  const byPath = new Map(sessions.map((s) => [s.path, s]));
+  const groups = new Map<string, ProjectGroup>();
+  const topOf = (s: SessionInfo): SessionInfo => {
+    let cur = s;
+    const seen = new Set<string>();
+    while (cur.parentPath && byPath.has(cur.parentPath) && !seen.has(cur.path)) {
+      seen.add(cur.path);
+      cur = byPath.get(cur.parentPath)!;
+    }
+    return cur;
+  };
+  for (const s of sessions) {
+    const top = topOf(s);
+    const key = top.cwd ?? dirname(top.path);
+    let g = groups.get(key);
+    if (!g) {
+      g = { project: key, dir: dirname(top.path), sessions: [], subagents: {}, mtimeMs: 0 };
+      groups.set(key, g);
+    }
+    g.mtimeMs = Math.max(g.mtimeMs, s.mtimeMs);
+    if (s.parentPath && byPath.has(s.parentPath)) (g.subagents[s.parentPath] ??= []).push(s);
+    else g.sessions.push(s);
+  }
+  const out = [...groups.values()];
+  for (const g of out) {
+    g.sessions.sort(byNewest);
+    for (const k of Object.keys(g.subagents)) g.subagents[k]!.sort(byNewest);
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.project < b.project ? -1 : 1));
+}

@@ -1,0 +1,361 @@
+// Pure logic behind the Sessions view's branch tree (no `vscode`): which entries a filter shows,
+// the search tokens, the one-line preview of an entry, and the collapsing of linear runs into
+// one node. The filters follow the agent's own `/tree` selector (pi's TreeSelectorComponent):
+// "settings" entries (label, custom, model/thinking changes, session_info) are hidden by default,
+// and assistant messages without text are hidden unless they are the leaf or ended in an error.
+// One divergence: an assistant message that only calls tools stays visible by default (as
+// "→ tool args"), because a VS Code tree has room for it; "no tools" hides it.
+import type { TreeIndex } from './tree';
+
+export type TreeFilterMode = 'default' | 'no-tools' | 'user-only' | 'labelled-only' | 'all';
+
+export const TREE_FILTER_MODES: readonly TreeFilterMode[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
+
+export const TREE_FILTER_TITLES: Record<TreeFilterMode, string> = {
+  default: 'Default',
+  'no-tools': 'No Tools',
+  'user-only': 'User Messages Only',
+  'labelled-only': 'Labelled Only',
+  all: 'All Entries',
+};
+
+/** The fields of an entry this module reads; everything else passes through unseen. */
+export interface ViewEntry {
+  type: string;
+  id: string;
+  parentId?: string | null;
+  [key: string]: unknown;
+}
+
+/** A read-only view of a session's entry tree: what the branch tree needs from the core's index. */
+export interface TreeSource {
+  /** Entry ids without a (readable) parent, in file order. */
+  readonly roots: readonly string[];
+  childrenOf(id: string): readonly string[];
+  /** The effective parent in the tree (null for roots, orphans and cut cycles). */
+  parentOf(id: string): string | null;
+  entry(id: string): ViewEntry | undefined;
+  /** The current label of an entry (the newest `label` entry that targets it), if any. */
+  labelOf(id: string): string | undefined;
+  /** The default leaf (the last entry in file order, Part B §7), or null for an empty session. */
+  readonly leafId: string | null;
+}
+
+const SETTINGS_TYPES = new Set(['label', 'custom', 'model_change', 'thinking_level_change', 'session_info', 'context_edit']);
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function messageOf(e: ViewEntry): Obj | undefined {
+  return e.type === 'message' && isObj(e.message) ? e.message : undefined;
+}
+
+/** The message role of a `message` entry, else undefined. */
+export function roleOf(e: ViewEntry): string | undefined {
+  return str(messageOf(e)?.role);
+}
+
+/** Concatenated `text` blocks (or the string) of a message content. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
+  return parts.join(' ');
+}
+
+function toolCalls(content: unknown): { name: string; args: unknown }[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((b): b is Obj => isObj(b) && b.type === 'toolCall').map((b) => ({ name: str(b.name) ?? '?', args: b.arguments }));
+}
+
+/** Collapses whitespace (newlines included) to single spaces: tree rows are one line. */
+export function oneLine(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function argsPreview(args: unknown): string {
+  if (!isObj(args)) return '';
+  for (const key of ['command', 'path', 'file_path', 'pattern', 'query', 'url']) {
+    const v = str(args[key]);
+    if (v) return v;
+  }
+  try {
+    return JSON.stringify(args);
+  } catch {
+    return '';
+  }
+}
+
+/** The searchable and displayable text of an entry (pi's `searchText`, minus the label). */
+export function entryText(e: ViewEntry): string {
+  const m = messageOf(e);
+  if (m) {
+    const role = str(m.role);
+    if (role === 'bashExecution') return `$ ${str(m.command) ?? ''}`;
+    if (role === 'pythonExecution') return `>>> ${str(m.code) ?? ''}`;
+    if (role === 'branchSummary' || role === 'compactionSummary') return str(m.summary) ?? '';
+    const text = contentText(m.content);
+    if (role === 'assistant') {
+      const calls = toolCalls(m.content).map((c) => `→ ${c.name} ${oneLine(argsPreview(c.args), 60)}`.trim());
+      return [text, ...calls].filter((s) => s.trim() !== '').join(' ');
+    }
+    if (role === 'toolResult') return `${str(m.toolName) ?? 'tool'}: ${text}`;
+    return text;
+  }
+  switch (e.type) {
+    case 'compaction':
+      return `compaction${typeof e.tokensBefore === 'number' ? ` (${formatCount(e.tokensBefore)} tokens before)` : ''}: ${str(e.shortSummary) ?? str(e.summary) ?? ''}`;
+    case 'branch_summary':
+      return `branch summary: ${str(e.summary) ?? ''}`;
+    case 'model_change':
+      return `model: ${str(e.model) ?? [str(e.provider), str(e.modelId)].filter(Boolean).join('/')}`;
+    case 'thinking_level_change':
+      return `thinking: ${str(e.thinkingLevel) ?? ''}`;
+    case 'label':
+      return e.label === undefined ? `label cleared on ${str(e.targetId) ?? '?'}` : `label ${str(e.targetId) ?? '?'}: ${str(e.label) ?? ''}`;
+    case 'custom':
+      return `custom: ${str(e.customType) ?? ''}`;
+    case 'custom_message':
+      return `${str(e.customType) ?? 'custom'}: ${contentText(e.content)}`;
+    case 'session_init':
+      return `session init: ${str(e.task) ?? ''}`;
+    case 'mode_change':
+      return `mode: ${str(e.mode) ?? ''}`;
+    case 'ttsr_injection':
+      return `rules injected: ${Array.isArray(e.injectedRules) ? e.injectedRules.length : 0}`;
+    case 'session_info':
+      return `title: ${str(e.name) ?? ''}`;
+    default:
+      return e.type;
+  }
+}
+
+/** The one-line preview a tree row shows. */
+export function entryPreview(e: ViewEntry, max = 120): string {
+  const text = oneLine(entryText(e), max);
+  return text === '' ? `(empty ${roleOf(e) ?? e.type})` : text;
+}
+
+/** What the search matches: label, role (or type) and text, lower-cased. */
+export function searchHaystack(e: ViewEntry, label: string | undefined): string {
+  return [label ?? '', roleOf(e) ?? '', e.type, entryText(e)].join(' ').toLowerCase();
+}
+
+/** Whitespace-separated, lower-cased, de-duplicated tokens; an empty query has none. */
+export function tokenizeSearch(query: string): string[] {
+  return [...new Set(query.toLowerCase().split(/\s+/).filter((t) => t !== ''))];
+}
+
+/** Every token must occur (AND), case-insensitively. */
+export function matchesSearch(haystack: string, tokens: readonly string[]): boolean {
+  return tokens.every((t) => haystack.includes(t));
+}
+
+function hasText(content: unknown): boolean {
+  return contentText(content).trim() !== '';
+}
+
+/** Whether `filter` shows entry `e` (pi's applyFilter, before search). */
+export function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string | undefined, isLeaf: boolean): boolean {
+  const m = messageOf(e);
+  const role = str(m?.role);
+  if (mode !== 'all' && role === 'assistant' && !isLeaf) {
+    const stop = str(m?.stopReason);
+    const errorOrAborted = stop !== undefined && stop !== 'stop' && stop !== 'toolUse' && stop !== 'end_turn';
+    if (!hasText(m?.content) && toolCalls(m?.content).length === 0 && !errorOrAborted) return false;
+  }
+  const settings = SETTINGS_TYPES.has(e.type);
+  switch (mode) {
+    case 'all':
+      return true;
+    case 'user-only':
+      return role === 'user';
+    case 'no-tools':
+      return !settings && role !== 'toolResult' && !(role === 'assistant' && !hasText(m?.content) && !isLeaf);
+    case 'labelled-only':
+      return label !== undefined && label !== '';
+    case 'default':
+      return !settings;
+  }
+}
+
+/** A node of the visible branch tree: one entry, or a collapsed linear run of entries. */
+export type BranchNode =
+  | { kind: 'entry'; id: string }
+  | { kind: 'run'; ids: string[] };
+
+export interface VisibleTree {
+  /** Visible entry id → nearest visible ancestor (null for visible roots). */
+  parent: Map<string, string | null>;
+  /** Visible entry id (or null for the top) → visible children, active branch first, then file order. */
+  children: Map<string | null, string[]>;
+  /** Ids on the path from the leaf to its root. */
+  activePath: Set<string>;
+  /** How many entries the filter and search hide. */
+  hidden: number;
+}
+
+export interface VisibleOptions {
+  filter: TreeFilterMode;
+  tokens: readonly string[];
+}
+
+/**
+ * The tree of visible entries: an entry hidden by the filter or search passes its place to its
+ * children, which hang under the nearest visible ancestor (as in pi's recalculateVisualStructure).
+ * Iterative, and total: a cycle or a repeated id is visited once.
+ */
+export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): VisibleTree {
+  const activePath = new Set<string>();
+  for (let id: string | null | undefined = src.leafId; id && !activePath.has(id); ) {
+    activePath.add(id);
+    id = src.parentOf(id);
+  }
+  const parent = new Map<string, string | null>();
+  const children = new Map<string | null, string[]>([[null, []]]);
+  const seen = new Set<string>();
+  let hidden = 0;
+  // Depth-first, children of the active branch first; the stack holds (id, nearest visible ancestor).
+  const order = (ids: readonly string[]): string[] => {
+    const active = ids.filter((id) => activePath.has(id));
+    return active.length === 0 ? [...ids] : [...active, ...ids.filter((id) => !activePath.has(id))];
+  };
+  const stack: [string, string | null][] = order(src.roots).reverse().map((id) => [id, null]);
+  while (stack.length > 0) {
+    const [id, anchor] = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const e = src.entry(id);
+    if (!e) continue;
+    const label = src.labelOf(id);
+    const visible =
+      passesFilter(e, opts.filter, label, id === src.leafId) &&
+      (opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
+    let next = anchor;
+    if (visible) {
+      parent.set(id, anchor);
+      children.get(anchor)!.push(id);
+      children.set(id, []);
+      next = id;
+    } else {
+      hidden++;
+    }
+    const kids = order(src.childrenOf(id));
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, next]);
+  }
+  // Siblings gathered through hidden entries can lose the active-first order; restore it.
+  for (const [key, ids] of children) if (ids.length > 1) children.set(key, stableActiveFirst(ids, activePath));
+  return { parent, children, activePath, hidden };
+}
+
+function stableActiveFirst(ids: string[], activePath: Set<string>): string[] {
+  const active = ids.filter((id) => activePath.has(id));
+  return active.length === 0 || active.length === ids.length ? ids : [...active, ...ids.filter((id) => !activePath.has(id))];
+}
+
+/**
+ * The branch nodes under a visible entry (or the top, `null`): each child starts a segment that
+ * follows single-child links; a segment of two or more entries is a run, of one an entry.
+ * A run's last entry is where the branch forks (or ends); its children are the next segments.
+ */
+export function segmentsUnder(tree: VisibleTree, id: string | null): BranchNode[] {
+  return (tree.children.get(id) ?? []).map((start) => {
+    const ids = [start];
+    for (let cur = start; ; ) {
+      const kids = tree.children.get(cur) ?? [];
+      if (kids.length !== 1) break;
+      cur = kids[0]!;
+      ids.push(cur);
+    }
+    return ids.length === 1 ? { kind: 'entry', id: start } : { kind: 'run', ids };
+  });
+}
+
+/**
+ * Where an entry sits in the collapsed tree: the chain of run starts / fork entries from the top,
+ * so a view can reveal it. Returns the visible entry to select (the entry itself, or its nearest
+ * visible ancestor when the filter hides it) or undefined when nothing on its path is visible.
+ */
+export function nearestVisible(tree: VisibleTree, src: TreeSource, id: string): string | undefined {
+  const seen = new Set<string>();
+  for (let cur: string | null | undefined = id; cur && !seen.has(cur); ) {
+    if (tree.parent.has(cur)) return cur;
+    seen.add(cur);
+    cur = src.parentOf(cur);
+  }
+  return undefined;
+}
+
+/** The label of a run node: "N entries: first user text …". */
+export function runTitle(src: TreeSource, ids: readonly string[], max = 80): string {
+  let first: ViewEntry | undefined;
+  for (const id of ids) {
+    const e = src.entry(id);
+    if (e && roleOf(e) === 'user') {
+      first = e;
+      break;
+    }
+  }
+  first ??= src.entry(ids[0]!);
+  const text = first ? entryPreview(first, max) : '';
+  return `${ids.length} entries: ${text}`;
+}
+
+/** The view of the core's tree index (src/core/tree.ts) that the branch tree reads. */
+export function treeSourceFromIndex(index: TreeIndex): TreeSource {
+  return {
+    roots: index.roots,
+    childrenOf: (id) => index.children(id).map((e) => e.id),
+    parentOf: (id) => index.parentOf(id),
+    entry: (id) => index.get(id) as ViewEntry | undefined,
+    labelOf: (id) => index.labels.get(id),
+    leafId: index.defaultLeafId,
+  };
+}
+
+// ---------- formatting ----------
+
+/** "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", else the date. */
+export function formatRelativeTime(thenMs: number, nowMs: number): string {
+  const s = Math.round((nowMs - thenMs) / 1000);
+  if (!Number.isFinite(s)) return '';
+  if (s < 45) return 'just now';
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  if (d === 1) return 'yesterday';
+  if (d < 30) return `${d} days ago`;
+  return new Date(thenMs).toISOString().slice(0, 10);
+}
+
+/** 999 B, 1.2 KB, 12 KB, 3.4 MB (powers of 1024). */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** 950, 1.2k, 35k, 1.4M. */
+export function formatCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** A session is "live" when it was modified within this window (the issue: the last minute). */
+export const LIVE_WINDOW_MS = 60_000;
+
+export function isLive(mtimeMs: number, nowMs: number): boolean {
+  return nowMs - mtimeMs < LIVE_WINDOW_MS;
+}
