@@ -1,0 +1,76 @@
+// Part C §3 for every write the view makes: refuse when the file changed since it was read or
+// looks live, say why, and offer an explicit "Write anyway" that retries with `force`. The retry
+// re-reads the file, so "anyway" never writes content computed from stale bytes: an appended
+// entry links to the current leaf, a migration rewrites what is on disk now.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { assertNotLive, assertUnchanged, RewriteRefusedError, type FileFingerprint } from '../../core/rewrite-guard';
+import { prompts, WRITE_ANYWAY } from './prompts';
+
+/** Writes need a trusted workspace (capabilities.untrustedWorkspaces: limited). */
+export function requireTrust(action: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  prompts.error(`${action}: writing session files needs a trusted workspace.`);
+  return false;
+}
+
+// A file we just wrote ourselves is fresh, not live: a second relabel a moment after the first
+// must not ask "write anyway". We remember the fingerprint our last write left; while the file
+// still has it, the "modified in the last seconds" rule is waived (breadcrumbs still count).
+const ownWrites = new Map<string, string>();
+
+export async function noteOwnWrite(file: string): Promise<void> {
+  const st = await fs.stat(file).catch(() => undefined);
+  if (st) ownWrites.set(path.resolve(file), `${st.size}:${st.mtimeMs}`);
+}
+
+/** `liveWindowMs` for the core's guards: 0 while the file is exactly as our last write left it. */
+export async function liveWindowFor(file: string): Promise<number | undefined> {
+  const st = await fs.stat(file).catch(() => undefined);
+  return st && ownWrites.get(path.resolve(file)) === `${st.size}:${st.mtimeMs}` ? 0 : undefined;
+}
+
+/** For writes the core does not guard itself (appends): the same checks as a guarded rewrite. */
+export async function assertWritable(file: string, expected: FileFingerprint | null, force: boolean): Promise<void> {
+  if (force) return;
+  if (expected) {
+    const st = await assertUnchanged(file, expected);
+    await assertNotLive(file, st.mtimeMs, { liveWindowMs: await liveWindowFor(file) });
+  }
+}
+
+/**
+ * Runs `attempt(false)`; on a `changed` or `live` refusal asks (modal) whether to write anyway
+ * and then runs `attempt(true)`. Returns undefined when the user declined or the write was
+ * refused for good (read-only, missing, exists), after saying so.
+ */
+export async function guardedWrite<T>(file: string, action: string, attempt: (force: boolean) => Promise<T>): Promise<T | undefined> {
+  try {
+    const result = await attempt(false);
+    await noteOwnWrite(file);
+    return result;
+  } catch (err) {
+    if (!(err instanceof RewriteRefusedError)) throw err;
+    const name = path.basename(file);
+    if (err.reason === 'live' || err.reason === 'changed') {
+      const why =
+        err.reason === 'live'
+          ? `${name} looks live: it was modified moments ago or a running agent has it open. Writing now may lose what the agent appends.`
+          : `${name} changed since it was read. Writing anyway re-reads it first.`;
+      const choice = await prompts.confirm(`${action}: ${why}`, err.message, WRITE_ANYWAY);
+      if (choice !== WRITE_ANYWAY) return undefined;
+      try {
+        const result = await attempt(true);
+        await noteOwnWrite(file);
+        return result;
+      } catch (again) {
+        if (!(again instanceof RewriteRefusedError)) throw again;
+        prompts.error(`${action} refused: ${again.message}`);
+        return undefined;
+      }
+    }
+    prompts.error(`${action} refused: ${err.message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,21 @@
+// Every question the session commands ask goes through this object, so integration tests can
+// answer modals ("Write anyway" / "Cancel") and input boxes without leaving a dialog open.
+// Tests replace a function and put the original back; nothing else should touch it.
+import * as vscode from 'vscode';
+
+export interface Prompts {
+  /** A modal warning; resolves to the chosen item, or undefined for Cancel / Escape. */
+  confirm(message: string, detail: string, ...choices: string[]): Thenable<string | undefined>;
+  input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export const prompts: Prompts = {
+  confirm: (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices),
+  input: (options) => vscode.window.showInputBox(options),
+  info: (message) => void vscode.window.showInformationMessage(message),
+  error: (message) => void vscode.window.showErrorMessage(message),
+};
+
+export const WRITE_ANYWAY = 'Write anyway';

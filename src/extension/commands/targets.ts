@@ -1,0 +1,57 @@
+// Resolves what a command acts on: a tree node (from a context menu, possibly with a
+// multi-selection), a file URI (from the session editor or another command), or, from the
+// palette, the active editor's session file or the tree's selection.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LoomNode } from '../sessions/nodes';
+import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
+
+export function fileOfNode(node: LoomNode): string | undefined {
+  switch (node.kind) {
+    case 'project':
+      return undefined;
+    case 'session':
+      return node.file;
+    case 'diagnostic':
+    case 'info':
+      return node.parent.file;
+    case 'run':
+    case 'entry':
+      return node.session.file;
+  }
+}
+
+function isNode(x: unknown): x is LoomNode {
+  return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string' && 'id' in x;
+}
+
+function fileOfArg(arg: unknown): string | undefined {
+  if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : undefined;
+  if (typeof arg === 'string') return path.resolve(arg);
+  if (isNode(arg)) return fileOfNode(arg);
+  return undefined;
+}
+
+/** The session file shown in the active editor tab (session editor or text editor), if any. */
+export function activeSessionFile(): string | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
+  return uri?.scheme === 'file' && uri.fsPath.endsWith('.jsonl') ? uri.fsPath : undefined;
+}
+
+/** Session files a command acts on: the multi-selection, the argument, the active editor, the tree selection. */
+export function targetFiles(provider: SessionsTreeProvider, arg: unknown, selection: unknown): string[] {
+  const fromSelection = Array.isArray(selection) ? selection.map(fileOfArg).filter((f): f is string => f !== undefined) : [];
+  if (fromSelection.length > 0) return [...new Set(fromSelection)];
+  const one = fileOfArg(arg) ?? activeSessionFile() ?? provider.treeView?.selection.map(fileOfNode).find((f) => f !== undefined);
+  return one ? [one] : [];
+}
+
+/** An entry target: a tree entry node, or (fileUri, entryId) from another command. */
+export function targetEntry(provider: SessionsTreeProvider, arg: unknown, second: unknown): { file: string; entryId: string } | undefined {
+  if (isNode(arg) && arg.kind === 'entry') return { file: arg.session.file, entryId: arg.entryId };
+  const file = fileOfArg(arg);
+  if (file && typeof second === 'string') return { file, entryId: second };
+  const sel = provider.treeView?.selection.find((n) => n.kind === 'entry');
+  return sel?.kind === 'entry' ? { file: sel.session.file, entryId: sel.entryId } : undefined;
+}

@@ -1,0 +1,87 @@
+// The read-only commands of the Sessions view: filters, search, reveal, copy, refresh, roots.
+import * as vscode from 'vscode';
+import { TREE_FILTER_MODES, TREE_FILTER_TITLES, type TreeFilterMode } from '../../core/treeView';
+import type { LoomNode } from '../sessions/nodes';
+import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
+import { prompts } from './prompts';
+import { targetEntry, targetFiles } from './targets';
+
+/** `sessionLoom.filter.noTools` etc.: one command per filter for the view-title submenu. */
+export const FILTER_COMMANDS: Record<TreeFilterMode, string> = {
+  default: 'sessionLoom.filter.default',
+  'no-tools': 'sessionLoom.filter.noTools',
+  'user-only': 'sessionLoom.filter.userOnly',
+  'labelled-only': 'sessionLoom.filter.labelledOnly',
+  all: 'sessionLoom.filter.all',
+};
+
+/** Selects an entry in the Sessions view (or its nearest ancestor the filter shows). */
+export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown, entryId?: unknown): Promise<LoomNode | undefined> {
+  const target = targetEntry(provider, arg, entryId);
+  const file = target?.file ?? targetFiles(provider, arg, undefined)[0];
+  if (!file) return void prompts.error('Reveal in Sessions: no session file given.');
+  let node: LoomNode | undefined;
+  if (target) {
+    node = await provider.nodeForEntry(target.file, target.entryId);
+    if (!node && (provider.filter !== 'all' || provider.searchTokens.length > 0)) {
+      // Hidden by the filter or the search: show everything rather than select nothing.
+      provider.setSearch('');
+      provider.setFilter('all');
+      node = await provider.nodeForEntry(target.file, target.entryId);
+    }
+  } else {
+    node = await provider.findSession(file);
+  }
+  if (!node) return void prompts.error(`Reveal in Sessions: ${file} is not under a sessions root (see the sessionLoom.sessionRoots setting).`);
+  await provider.treeView?.reveal(node, { select: true, focus: true, expand: false });
+  return node;
+}
+
+export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {
+  const firstFile = (arg: unknown) => targetFiles(provider, arg, undefined)[0];
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('sessionLoom.refresh', () => provider.refresh()),
+    ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(FILTER_COMMANDS[mode], () => provider.setFilter(mode))),
+    vscode.commands.registerCommand('sessionLoom.setTreeFilter', async () => {
+      const picked = await vscode.window.showQuickPick(
+        TREE_FILTER_MODES.map((mode) => ({ label: TREE_FILTER_TITLES[mode], description: mode === provider.filter ? 'current' : undefined, mode })),
+        { title: 'Branch tree filter' },
+      );
+      if (picked) provider.setFilter(picked.mode);
+    }),
+    vscode.commands.registerCommand('sessionLoom.search', async (query?: unknown) => {
+      const q =
+        typeof query === 'string'
+          ? query
+          : await prompts.input({ title: 'Search entries', value: provider.query, prompt: 'Space-separated words, all must match (label, role, text); case-insensitive. Empty clears.' });
+      if (q !== undefined) provider.setSearch(q);
+    }),
+    vscode.commands.registerCommand('sessionLoom.clearSearch', () => provider.setSearch('')),
+    vscode.commands.registerCommand('sessionLoom.revealEntry', (arg?: unknown, entryId?: unknown) => revealEntry(provider, arg, entryId)),
+    vscode.commands.registerCommand('sessionLoom.copyEntryId', async (arg?: unknown, b?: unknown) => {
+      const t = targetEntry(provider, arg, b);
+      if (t) await vscode.env.clipboard.writeText(t.entryId);
+      return t?.entryId;
+    }),
+    vscode.commands.registerCommand('sessionLoom.copyPath', async (arg?: unknown) => {
+      const file = arg && typeof arg === 'object' && (arg as LoomNode).kind === 'project' ? (arg as Extract<LoomNode, { kind: 'project' }>).info.dir : firstFile(arg);
+      if (file) await vscode.env.clipboard.writeText(file);
+      return file;
+    }),
+    vscode.commands.registerCommand('sessionLoom.revealInFileExplorer', async (arg?: unknown) => {
+      const node = arg as LoomNode | undefined;
+      const file = node?.kind === 'project' ? node.info.dir : firstFile(arg);
+      if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+    }),
+    vscode.commands.registerCommand('sessionLoom.addSessionRoot', async () => {
+      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Add Sessions Folder' });
+      const folder = picked?.[0];
+      if (!folder) return;
+      const config = vscode.workspace.getConfiguration('sessionLoom');
+      const roots = config.get<string[]>('sessionRoots', []);
+      if (!roots.includes(folder.fsPath)) await config.update('sessionRoots', [...roots, folder.fsPath], vscode.ConfigurationTarget.Global);
+      provider.refresh();
+    }),
+  );
+}
+

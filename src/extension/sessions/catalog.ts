@@ -1,0 +1,182 @@
+// What the Sessions view lists: the roots, their project folders and the session files in them,
+// with the metadata a row needs read from a small prefix of each file (Part A "Discovery":
+// listings never read whole files). Subagent sessions live at `<session file without .jsonl>/…`
+// (Part B §13) and are attached to their parent session.
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeCwd } from '../../core/cwd';
+import { defaultSessionRoots, readSessionInfo } from '../../core/discovery';
+import { CURRENT_SESSION_VERSION } from '../../core/schemas';
+
+export function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The configured roots, or the xcsh default plus the omp and pi defaults that exist. */
+export function resolveRoots(configured: readonly string[]): string[] {
+  if (configured.length > 0) return [...new Set(configured.map(expandHome).map((p) => path.resolve(p)))];
+  return defaultSessionRoots(os.homedir());
+}
+
+export type SessionState = 'current' | 'needs-migration' | 'damaged' | 'too-new';
+
+export interface SessionMeta {
+  file: string;
+  root: string;
+  /** The project folder (the directory under the root). */
+  projectDir: string;
+  id: string;
+  cwd: string | undefined;
+  title: string | undefined;
+  /** Header timestamp (ISO), if any. */
+  created: string | undefined;
+  modifiedMs: number;
+  size: number;
+  /** Header version before migration (absent = 1); undefined without a header. */
+  version: number | undefined;
+  state: SessionState;
+  firstUserMessage: string | undefined;
+  parentSession: string | undefined;
+  /** Subagent sessions found in `<file without .jsonl>/`. */
+  subagents: SessionMeta[];
+  isSubagent: boolean;
+}
+
+const SESSION_FILE = /\.jsonl$/;
+/** The metadata of one session file, from the core's prefix reader. Undefined when unreadable. */
+export async function readSessionMeta(file: string, root: string, projectDir: string, isSubagent = false): Promise<SessionMeta | undefined> {
+  const info = await readSessionInfo(file);
+  if (!info) return undefined;
+  const version = info.version ?? undefined;
+  const state: SessionState =
+    info.damaged || version === undefined ? (info.size === 0 ? 'current' : 'damaged') : version > CURRENT_SESSION_VERSION ? 'too-new' : version < CURRENT_SESSION_VERSION ? 'needs-migration' : 'current';
+  return {
+    file,
+    root,
+    projectDir,
+    id: info.id,
+    cwd: info.cwd ?? undefined,
+    title: info.title?.trim() ? info.title : undefined,
+    created: info.created ?? undefined,
+    modifiedMs: info.mtimeMs,
+    size: info.size,
+    version,
+    state,
+    firstUserMessage: info.firstUserMessage ?? undefined,
+    parentSession: info.parentSession ?? undefined,
+    subagents: [],
+    isSubagent,
+  };
+}
+
+/** Session files of one project folder, newest first, with their subagent sessions attached. */
+export async function listProjectSessions(root: string, projectDir: string): Promise<SessionMeta[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(projectDir);
+  } catch {
+    return [];
+  }
+  const metas = await Promise.all(
+    names.filter((n) => SESSION_FILE.test(n)).map((n) => readSessionMeta(path.join(projectDir, n), root, projectDir)),
+  );
+  const sessions = metas.filter((m): m is SessionMeta => m !== undefined);
+  await Promise.all(
+    sessions.map(async (s) => {
+      const subDir = s.file.replace(SESSION_FILE, '');
+      if (!(await isDirectory(subDir))) return;
+      const subNames = (await fs.readdir(subDir).catch(() => [] as string[])).filter((n) => SESSION_FILE.test(n));
+      const subs = await Promise.all(subNames.map((n) => readSessionMeta(path.join(subDir, n), root, projectDir, true)));
+      s.subagents = subs.filter((m): m is SessionMeta => m !== undefined).sort(byNewest);
+    }),
+  );
+  return sessions.sort(byNewest);
+}
+
+export function byNewest(a: SessionMeta, b: SessionMeta): number {
+  return b.modifiedMs - a.modifiedMs || a.file.localeCompare(b.file);
+}
+
+export interface ProjectInfo {
+  root: string;
+  dir: string;
+  name: string;
+  /** Display label: the cwd from the newest session's header, else the decoded folder name. */
+  label: string;
+  sessions: SessionMeta[];
+}
+
+/** Project folders of a root that hold at least one session file. */
+export async function listProjects(root: string): Promise<ProjectInfo[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(root);
+  } catch {
+    return [];
+  }
+  const projects = await Promise.all(
+    names.sort().map(async (name): Promise<ProjectInfo | undefined> => {
+      const dir = path.join(root, name);
+      if (!(await isDirectory(dir))) return undefined;
+      const sessions = await listProjectSessions(root, dir);
+      if (sessions.length === 0) return undefined;
+      return { root, dir, name, label: projectLabel(name, sessions), sessions };
+    }),
+  );
+  return projects.filter((p): p is ProjectInfo => p !== undefined);
+}
+
+export function projectLabel(name: string, sessions: readonly SessionMeta[]): string {
+  const withCwd = sessions.find((s) => s.cwd !== undefined);
+  return withCwd?.cwd ?? decodeCwd(name).path ?? name;
+}
+
+/**
+ * Counts `message` records by scanning the file line by line (no JSON parsing): the row's
+ * message count without loading the session. Cached by the caller on (size, mtime).
+ */
+export async function countMessages(file: string): Promise<number> {
+  const fh = await fs.open(file, 'r');
+  try {
+    let count = 0;
+    let atLineStart = true;
+    let head = '';
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      let i = 0;
+      while (i < bytesRead) {
+        if (atLineStart || head.length > 0) {
+          // Collect the first 64 bytes of the line: where `"type":"message"` sits in real files.
+          const nl = buf.indexOf(0x0a, i);
+          const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+          head += buf.toString('latin1', i, Math.min(end, i + 64 - head.length));
+          if (end < bytesRead || head.length >= 64) {
+            if (/"type"\s*:\s*"message"/.test(head)) count++;
+            head = '';
+            atLineStart = false;
+          }
+          if (end >= bytesRead) break;
+        }
+        const nl = buf.indexOf(0x0a, i);
+        if (nl === -1 || nl >= bytesRead) break;
+        i = nl + 1;
+        atLineStart = true;
+      }
+    }
+    if (head.length > 0 && /"type"\s*:\s*"message"/.test(head)) count++;
+    return count;
+  } finally {
+    await fh.close();
+  }
+}

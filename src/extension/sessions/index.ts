@@ -1,0 +1,36 @@
+// Registers the Sessions view and its commands; returns what tests reach through the
+// extension's exports (the provider, the tree view and the injectable prompts).
+import * as vscode from 'vscode';
+import { prompts, type Prompts } from '../commands/prompts';
+import { registerViewCommands } from '../commands/viewCommands';
+import { registerWriteCommands } from '../commands/writeCommands';
+import type { LoomNode } from './nodes';
+import { SessionsTreeProvider } from './sessionsTreeProvider';
+
+export interface SessionsViewApi {
+  provider: SessionsTreeProvider;
+  treeView: vscode.TreeView<LoomNode>;
+  prompts: Prompts;
+}
+
+export function registerSessionsView(context: vscode.ExtensionContext): SessionsViewApi {
+  const provider = new SessionsTreeProvider();
+  const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  provider.treeView = treeView;
+  void vscode.commands.executeCommand('setContext', 'sessionLoom.treeFilter', provider.filter);
+  void vscode.commands.executeCommand('setContext', 'sessionLoom.searchActive', false);
+  context.subscriptions.push(
+    provider,
+    treeView,
+    registerViewCommands(provider),
+    registerWriteCommands(provider),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
+    }),
+  );
+  return { provider, treeView, prompts };
+}

@@ -1,0 +1,250 @@
+// How each node looks: label, description, codicon, tooltip and the multi-flag `contextValue`
+// the menus key on (`session current live writable`, `entry labelled leaf writable`, …).
+import * as vscode from 'vscode';
+import { severityOf } from '../../core/diagnostics';
+import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/treeView';
+import { isRepairable, type SessionDoc } from './documents';
+import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, ProjectNode, RunNode, SessionNode } from './nodes';
+
+export interface RenderContext {
+  doc: SessionDoc | undefined;
+  now: number;
+  messageCount: number | undefined;
+  tokens: readonly string[];
+  isWorkspaceProject: boolean;
+  visible: VisibleTree | undefined;
+}
+
+export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem {
+  switch (node.kind) {
+    case 'project':
+      return projectItem(node, ctx);
+    case 'session':
+      return sessionItem(node, ctx);
+    case 'diagnostic':
+      return diagnosticItem(node);
+    case 'run':
+      return runItem(node, ctx);
+    case 'entry':
+      return entryItem(node, ctx);
+    case 'info':
+      return infoItem(node);
+  }
+}
+
+const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+const None = vscode.TreeItemCollapsibleState.None;
+
+function projectItem(node: ProjectNode, ctx: RenderContext): vscode.TreeItem {
+  const n = node.info.sessions.length;
+  const item = new vscode.TreeItem(node.info.label, Collapsed);
+  item.id = node.id;
+  item.description = `${n} ${n === 1 ? 'session' : 'sessions'}`;
+  item.iconPath = new vscode.ThemeIcon(ctx.isWorkspaceProject ? 'root-folder-opened' : 'folder');
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escapeMd(node.info.label)}**${ctx.isWorkspaceProject ? ' (this workspace)' : ''}\n\n`);
+  md.appendMarkdown(`${n} ${n === 1 ? 'session' : 'sessions'} in \`${node.info.dir}\``);
+  item.tooltip = md;
+  item.contextValue = 'project';
+  item.resourceUri = undefined;
+  return item;
+}
+
+function sessionTitle(node: SessionNode): string {
+  const m = node.meta;
+  return oneLine(m.title ?? m.firstUserMessage ?? m.id, 80);
+}
+
+function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
+  const m = node.meta;
+  const flags = ['session'];
+  const state = m.state === 'needs-migration' ? 'needsMigration' : m.state === 'too-new' ? 'tooNew' : m.state;
+  flags.push(state);
+  if (isLive(m.modifiedMs, ctx.now)) flags.push('live');
+  if (m.isSubagent) flags.push('subagent');
+  if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
+  if (m.state === 'damaged' || (ctx.doc && isRepairable(ctx.doc))) flags.push('repairable');
+  return flags;
+}
+
+function sessionIcon(node: SessionNode, live: boolean): vscode.ThemeIcon {
+  switch (node.meta.state) {
+    case 'damaged':
+      return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+    case 'too-new':
+      return new vscode.ThemeIcon('lock', new vscode.ThemeColor('list.warningForeground'));
+    case 'needs-migration':
+      return new vscode.ThemeIcon('arrow-circle-up', new vscode.ThemeColor('list.warningForeground'));
+    default:
+      if (live) return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+      return new vscode.ThemeIcon(node.meta.isSubagent ? 'hubot' : 'comment-discussion');
+  }
+}
+
+const STATE_TEXT = {
+  current: 'current (v3)',
+  'needs-migration': 'needs migration to v3',
+  damaged: 'damaged: read-only (repair into a new file)',
+  'too-new': 'newer than v3: read-only',
+};
+
+function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
+  const m = node.meta;
+  const live = isLive(m.modifiedMs, ctx.now);
+  const item = new vscode.TreeItem(sessionTitle(node), Collapsed);
+  item.id = node.id;
+  const desc = [formatRelativeTime(m.modifiedMs, ctx.now)];
+  if (ctx.messageCount !== undefined) desc.push(`${formatCount(ctx.messageCount)} msgs`);
+  desc.push(formatSize(m.size));
+  if (live) desc.unshift('live');
+  item.description = desc.join(' · ');
+  item.iconPath = sessionIcon(node, live);
+  item.contextValue = sessionFlags(node, ctx).join(' ');
+
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(m.title ?? m.firstUserMessage ?? m.id)}**\n\n`);
+  const rows: [string, string][] = [];
+  if (m.cwd) rows.push(['cwd', `\`${m.cwd}\``]);
+  if (m.created) rows.push(['created', new Date(m.created).toLocaleString()]);
+  rows.push(['modified', `${new Date(m.modifiedMs).toLocaleString()}${live ? ' (live)' : ''}`]);
+  rows.push(['file', `\`${m.file}\``]);
+  rows.push(['version', `${m.version ?? '—'} · ${STATE_TEXT[m.state]}`]);
+  rows.push(['size', formatSize(m.size)]);
+  if (ctx.doc) {
+    const s = ctx.doc.stats();
+    if (s.models.length > 0) rows.push(['models', s.models.map((x) => `\`${x}\``).join(', ')]);
+    rows.push(['messages', `${s.entriesByType.message ?? 0} (${s.entries} entries)`]);
+    rows.push(['tokens', `${formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)}`]);
+    rows.push(['cost', `$${s.cost.toFixed(4)}`]);
+    rows.push(['diagnostics', String(ctx.doc.problems.length)]);
+  }
+  md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
+  item.tooltip = md;
+  return item;
+}
+
+function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
+  const d = node.diagnostic;
+  const item = new vscode.TreeItem(`line ${d.line}: ${oneLine(d.message, 100)}`, None);
+  item.id = node.id;
+  item.description = d.kind;
+  const sev = severityOf(d.kind);
+  item.iconPath = new vscode.ThemeIcon(sev === 'error' ? 'error' : sev === 'warning' ? 'warning' : 'info', new vscode.ThemeColor(sev === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
+  item.tooltip = `${d.kind} (line ${d.line})\n${d.message}`;
+  item.contextValue = 'diagnostic';
+  item.command = {
+    command: 'vscode.open',
+    title: 'Open at line',
+    arguments: [vscode.Uri.file(node.parent.file), { selection: new vscode.Range(Math.max(0, d.line - 1), 0, Math.max(0, d.line - 1), 0), preview: true }],
+  };
+  return item;
+}
+
+function runItem(node: RunNode, ctx: RenderContext): vscode.TreeItem {
+  const doc = ctx.doc;
+  const title = doc ? runTitle(doc.source, node.ids) : `${node.ids.length} entries`;
+  const item = new vscode.TreeItem(highlight(title, ctx.tokens), Collapsed);
+  item.id = node.id;
+  const onActive = ctx.visible?.activePath.has(node.ids[0]!) ?? false;
+  item.iconPath = new vscode.ThemeIcon('list-unordered', onActive ? new vscode.ThemeColor('charts.blue') : undefined);
+  item.description = onActive ? 'current branch' : undefined;
+  item.contextValue = 'run';
+  return item;
+}
+
+const ROLE_ICONS: Record<string, string> = {
+  user: 'account',
+  developer: 'person',
+  assistant: 'sparkle',
+  toolResult: 'output',
+  bashExecution: 'terminal',
+  pythonExecution: 'terminal',
+  custom: 'extensions',
+  hookMessage: 'extensions',
+  branchSummary: 'git-merge',
+  compactionSummary: 'fold',
+  fileMention: 'file',
+};
+
+const TYPE_ICONS: Record<string, string> = {
+  compaction: 'fold',
+  branch_summary: 'git-merge',
+  model_change: 'settings-gear',
+  thinking_level_change: 'lightbulb',
+  label: 'tag',
+  custom: 'extensions',
+  custom_message: 'extensions',
+  session_init: 'rocket',
+  mode_change: 'symbol-enum',
+  ttsr_injection: 'law',
+};
+
+export function entryIconId(e: ViewEntry | undefined): string {
+  if (!e) return 'question';
+  const role = roleOf(e);
+  if (role === 'assistant') {
+    const m = e.message as { content?: unknown };
+    if (Array.isArray(m.content) && m.content.some((b) => (b as { type?: unknown })?.type === 'toolCall')) return 'tools';
+  }
+  if (role) return ROLE_ICONS[role] ?? 'comment';
+  return TYPE_ICONS[e.type] ?? 'question';
+}
+
+function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
+  const e = ctx.doc?.source.entry(node.entryId);
+  const label = ctx.doc?.source.labelOf(node.entryId);
+  const isLeaf = ctx.doc?.source.leafId === node.entryId;
+  const preview = e ? entryPreview(e, 100) : node.entryId;
+  const text = `${label ? `[${label}] ` : ''}${preview}`;
+  const item = new vscode.TreeItem(highlight(text, ctx.tokens, label ? label.length + 2 : 0), node.hasBranches ? Collapsed : None);
+  item.id = node.id;
+  const desc: string[] = [];
+  if (isLeaf) desc.push('● leaf');
+  const kids = node.hasBranches ? (ctx.visible?.children.get(node.entryId)?.length ?? 0) : 0;
+  if (kids > 1) desc.push(`${kids} branches`);
+  const ts = typeof e?.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
+  if (Number.isFinite(ts)) desc.push(new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+  item.description = desc.join(' · ');
+  const onActive = ctx.visible?.activePath.has(node.entryId) ?? false;
+  item.iconPath = new vscode.ThemeIcon(isLeaf ? 'target' : entryIconId(e), isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
+  const flags = ['entry'];
+  if (label) flags.push('labelled');
+  if (isLeaf) flags.push('leaf');
+  if (onActive) flags.push('active');
+  if (node.session.meta.state === 'current' || node.session.meta.state === 'needs-migration') flags.push('writable');
+  item.contextValue = flags.join(' ');
+  if (e) {
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${roleOf(e) ?? e.type}** · \`${node.entryId}\`${label ? ` · label **${escapeMd(label)}**` : ''}${isLeaf ? ' · default leaf' : ''}\n\n`);
+    if (typeof e.timestamp === 'string') md.appendMarkdown(`${e.timestamp}\n\n`);
+    const body = entryText(e);
+    md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
+    item.tooltip = md;
+  }
+  return item;
+}
+
+function infoItem(node: InfoNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon(node.icon);
+  item.contextValue = 'info';
+  return item;
+}
+
+/** Highlights the search tokens in a row label (from `offset` on, case-insensitively). */
+function highlight(text: string, tokens: readonly string[], offset = 0): vscode.TreeItemLabel {
+  const highlights: [number, number][] = [];
+  const lower = text.toLowerCase();
+  for (const t of tokens) {
+    const i = lower.indexOf(t, offset);
+    if (i !== -1) highlights.push([i, i + t.length]);
+  }
+  if (offset > 0) highlights.push([0, offset - 1]);
+  highlights.sort((a, b) => a[0] - b[0]);
+  return { label: text, highlights };
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
