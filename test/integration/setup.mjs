@@ -138,7 +138,42 @@ async function install() {
   console.log(`[setup] code-server@${CODE_SERVER_VERSION} installed in ${seconds}s`);
 }
 
+const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
+
+/**
+ * On a fresh Debian machine the README's commands must work as they are: when we run as root
+ * and a package the harness needs is missing, install it with apt (the one network source,
+ * besides npm, these machines reach). Anyone else gets the exact command to run.
+ */
+function ensureDebianPackages() {
+  if (process.env.SESSION_LOOM_SKIP_APT === '1' || process.platform !== 'linux') return;
+  let missing;
+  try {
+    missing = APT_PACKAGES.filter((p) => {
+      try {
+        return !execFileSync('dpkg-query', ['-W', '-f=${Status}', p], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString()
+          .includes('install ok installed');
+      } catch {
+        return true;
+      }
+    });
+  } catch {
+    return; // not a dpkg system: requireChromium() explains what is needed
+  }
+  if (missing.length === 0) return;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+    console.error(`[setup] missing Debian packages: ${missing.join(' ')}. Install them with:\n    sudo ${APT_HINT}`);
+    return;
+  }
+  console.log(`[setup] installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...APT_PACKAGES], { stdio: 'inherit', env });
+}
+
 async function main() {
+  ensureDebianPackages();
   requireChromium();
   if (isInstalled()) {
     console.log(`[setup] code-server@${CODE_SERVER_VERSION} already installed in ${path.relative(repoRoot, installDir)}`);

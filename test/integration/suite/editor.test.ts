@@ -203,6 +203,11 @@ describe('session editor', function () {
     assert.equal(cutRows[0]?.total, expected.cutEntries.length);
     await screenshot('editor-compaction-band-open-dark');
     await click(`${app(file)} .sl-band`); // collapse again (the state is remembered)
+    await keys('Home');
+
+    // Every message at this leaf, paged through the virtual list, matches the CLI.
+    assertSameContext(await readAllMessages(file, expected.messages.length), expected, 'gjc-03 default leaf');
+    await keys('Home');
 
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
     await sleep(1500);

@@ -1,0 +1,53 @@
+// The editor's commands. Some hand over to other features (the Sessions view reveals entries
+// and migrates files); when those are not installed yet the user gets a clear message instead
+// of a "command not found" error.
+import * as vscode from 'vscode';
+
+export const VIEW_TYPE = 'sessionLoom.sessionEditor';
+
+async function commandExists(id: string): Promise<boolean> {
+  return (await vscode.commands.getCommands(true)).includes(id);
+}
+
+/** The .jsonl a command applies to: its argument, else the active session editor or text editor. */
+export function targetUri(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string' && arg !== '') return vscode.Uri.file(arg);
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (tab instanceof vscode.TabInputCustom || tab instanceof vscode.TabInputText) return tab.uri;
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+/** Raw JSONL in the text editor, optionally at a 1-based line (diagnostics jump here). */
+export async function openRawJsonl(uri: vscode.Uri, line?: number | null): Promise<void> {
+  const options: vscode.TextDocumentShowOptions = { preview: false };
+  if (line !== undefined && line !== null && line > 0) {
+    const pos = new vscode.Position(line - 1, 0);
+    options.selection = new vscode.Range(pos, pos);
+  }
+  // vscode.openWith 'default' bypasses our editor association for session roots.
+  await vscode.commands.executeCommand('vscode.openWith', uri, 'default', options);
+  if (options.selection) {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    if (editor) {
+      editor.selection = new vscode.Selection(options.selection.start, options.selection.start);
+      editor.revealRange(options.selection, vscode.TextEditorRevealType.InCenter);
+    }
+  }
+}
+
+export async function revealInSessions(uri: vscode.Uri, entryId: string): Promise<void> {
+  if (await commandExists('sessionLoom.revealEntry')) {
+    await vscode.commands.executeCommand('sessionLoom.revealEntry', uri, entryId);
+  } else {
+    void vscode.window.showInformationMessage(`Revealing entries in the Sessions view is not available in this build (entry ${entryId}).`);
+  }
+}
+
+export async function migrateSession(uri: vscode.Uri): Promise<void> {
+  if (await commandExists('sessionLoom.migrate')) {
+    await vscode.commands.executeCommand('sessionLoom.migrate', uri);
+  } else {
+    void vscode.window.showInformationMessage('Migrating sessions is not available in this build yet. The editor shows the session migrated in memory; the file is unchanged.');
+  }
+}

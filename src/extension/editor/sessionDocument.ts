@@ -1,0 +1,123 @@
+// One open session file, shared by every editor that shows it. Loads in the background (the
+// webview paints its frame first), reloads when the file grows, and answers window requests
+// from its current snapshot.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { BlobStore, defaultBlobDir } from '../../core/blobs';
+import type { TreeFilter } from '../../protocol/messages';
+import { ContextWindows } from './contextWindows';
+import { loadSnapshot, type SessionSnapshot } from './sessionSnapshot';
+import { flattenTree, type FlatTree } from './treeRows';
+
+/** Appends usually come in bursts (a tool call and its result): reload once they settle. */
+const RELOAD_DEBOUNCE_MS = 250;
+
+function blobStore(): BlobStore {
+  const configured = vscode.workspace.getConfiguration('sessionLoom').get<string>('blobStore', '').trim();
+  if (configured === '') return new BlobStore(defaultBlobDir());
+  const dir = configured === '~' || configured.startsWith('~/') ? path.join(os.homedir(), configured.slice(1)) : configured;
+  return new BlobStore(dir);
+}
+
+export interface Loaded {
+  snap: SessionSnapshot;
+  windows: ContextWindows;
+}
+
+export class SessionDocument implements vscode.CustomDocument {
+  private current: Promise<Loaded>;
+  private revision = 0;
+  private watcher: fs.FSWatcher | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private lastSize = -1;
+  private lastMtime = -1;
+  private treeCache: { key: string; flat: FlatTree } | undefined;
+  private readonly changed = new vscode.EventEmitter<Loaded>();
+  /** Fires after the file changed on disk and was reloaded. */
+  readonly onDidReload = this.changed.event;
+  /** When the document was opened, for the open → first paint measurement. */
+  readonly openedAt = performance.now();
+
+  constructor(readonly uri: vscode.Uri) {
+    this.current = this.load();
+    this.watch();
+  }
+
+  get filePath(): string {
+    return this.uri.fsPath;
+  }
+
+  loaded(): Promise<Loaded> {
+    return this.current;
+  }
+
+  private async load(): Promise<Loaded> {
+    const snap = await loadSnapshot(this.filePath, blobStore(), ++this.revision);
+    this.lastSize = snap.loaded.stat?.size ?? -1;
+    this.lastMtime = snap.loaded.stat?.mtimeMs ?? -1;
+    this.treeCache = undefined;
+    return { snap, windows: new ContextWindows(snap) };
+  }
+
+  /** The flattened tree for a filter / search / selection, cached for the last combination. */
+  async tree(filter: TreeFilter, search: string, leafId: string | null): Promise<{ flat: FlatTree; loaded: Loaded }> {
+    const loaded = await this.current;
+    const key = `${loaded.snap.revision}\0${filter}\0${search}\0${leafId ?? ''}`;
+    if (this.treeCache?.key !== key) this.treeCache = { key, flat: flattenTree(loaded.snap.index, filter, search, leafId) };
+    return { flat: this.treeCache.flat, loaded };
+  }
+
+  /**
+   * fs.watch on the file itself (agents append in place); a slow stat poll backs it up, since
+   * some file systems (network mounts, some containers) deliver no events.
+   */
+  private watch(): void {
+    try {
+      this.watcher = fs.watch(this.filePath, { persistent: false }, () => this.scheduleReload());
+      this.watcher.on('error', () => undefined);
+    } catch {
+      // no watcher: the poll below still notices growth
+    }
+    this.pollTimer = setInterval(() => {
+      fs.stat(this.filePath, (err, st) => {
+        if (!err && (st.size !== this.lastSize || st.mtimeMs !== this.lastMtime)) this.scheduleReload();
+      });
+    }, 2_000);
+    this.pollTimer.unref?.();
+  }
+
+  private scheduleReload(): void {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_DEBOUNCE_MS);
+  }
+
+  private async reload(): Promise<void> {
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.stat(this.filePath);
+    } catch {
+      return; // deleted or moved: keep showing what we have
+    }
+    if (st.size === this.lastSize && st.mtimeMs === this.lastMtime) return;
+    this.lastSize = st.size;
+    this.lastMtime = st.mtimeMs;
+    const next = this.load();
+    try {
+      const loaded = await next;
+      this.current = next;
+      this.changed.fire(loaded);
+    } catch {
+      // a half-written state that fails to load: the next change retries
+    }
+  }
+
+  dispose(): void {
+    this.watcher?.close();
+    clearInterval(this.pollTimer);
+    clearTimeout(this.reloadTimer);
+    this.changed.dispose();
+  }
+}

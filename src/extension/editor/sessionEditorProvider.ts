@@ -1,0 +1,95 @@
+// The session editor: a read-only custom editor for *.jsonl (edits go through commands).
+// `priority: "option"` in the manifest (we do not own .jsonl); files under the default session
+// roots open here through a `workbench.editorAssociations` configuration default, and files
+// under roots the user configured through a one-time reopen (see defaultOpen.ts).
+import * as vscode from 'vscode';
+import { EditorPanel } from './editorPanel';
+import { openRawJsonl, revealInSessions, targetUri, VIEW_TYPE } from './editorCommands';
+import { registerDefaultOpen } from './defaultOpen';
+import { SessionDocument } from './sessionDocument';
+import { webviewHtml } from './webviewHtml';
+
+export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvider<SessionDocument> {
+  static readonly viewType = VIEW_TYPE;
+
+  private readonly panels = new Set<EditorPanel>();
+  private readonly pending = new Map<string, { leafId: string; revealEntryId: string | null }>();
+  private readonly output: vscode.OutputChannel;
+
+  static register(context: vscode.ExtensionContext): vscode.Disposable {
+    const provider = new SessionEditorProvider(context);
+    const disposables: vscode.Disposable[] = [
+      provider.output,
+      vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
+        // State survives hide/show through the webview's getState/setState, not by keeping it alive.
+        webviewOptions: { retainContextWhenHidden: false, enableFindWidget: true },
+        supportsMultipleEditorsPerDocument: true,
+      }),
+      vscode.commands.registerCommand('sessionLoom.openSession', (arg?: unknown) => provider.open(targetUri(arg))),
+      vscode.commands.registerCommand('sessionLoom.openRawJsonl', async (arg?: unknown, line?: unknown) => {
+        const uri = targetUri(arg);
+        if (uri) await openRawJsonl(uri, typeof line === 'number' ? line : null);
+      }),
+      vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown) =>
+        provider.previewContextAt(targetUri(file), typeof entryId === 'string' ? entryId : undefined),
+      ),
+      vscode.commands.registerCommand('sessionLoom.revealInSessions', async (file?: unknown, entryId?: unknown) => {
+        const uri = targetUri(file);
+        if (uri && typeof entryId === 'string') await revealInSessions(uri, entryId);
+      }),
+      registerDefaultOpen(),
+    ];
+    return vscode.Disposable.from(...disposables);
+  }
+
+  private constructor(private readonly context: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('Session Loom Editor');
+  }
+
+  log(line: string): void {
+    this.output.appendLine(line);
+    if (process.env.SESSION_LOOM_TEST_HOME) console.log(line);
+  }
+
+  async openCustomDocument(uri: vscode.Uri): Promise<SessionDocument> {
+    return new SessionDocument(uri);
+  }
+
+  async resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): Promise<void> {
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'dist')],
+    };
+    const editor = new EditorPanel(document, panel, {
+      takePendingSelection: (uri) => {
+        const p = this.pending.get(uri.toString());
+        this.pending.delete(uri.toString());
+        return p;
+      },
+      log: (l) => this.log(l),
+    });
+    this.panels.add(editor);
+    panel.onDidDispose(() => {
+      this.panels.delete(editor);
+      editor.dispose();
+    });
+    panel.webview.html = webviewHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? '');
+  }
+
+  private async open(uri: vscode.Uri | undefined): Promise<void> {
+    if (!uri) {
+      void vscode.window.showInformationMessage('Open Session: select a .jsonl session file first.');
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+  }
+
+  /** Opens (or focuses) the editor for `uri` and selects the leaf `entryId`. */
+  async previewContextAt(uri: vscode.Uri | undefined, entryId: string | undefined): Promise<void> {
+    if (!uri) return this.open(uri);
+    const open = [...this.panels].filter((p) => p.document.uri.toString() === uri.toString());
+    if (open.length === 0 && entryId) this.pending.set(uri.toString(), { leafId: entryId, revealEntryId: null });
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    if (entryId) for (const p of open) p.selectLeaf(entryId, null);
+  }
+}

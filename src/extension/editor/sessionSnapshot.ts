@@ -1,0 +1,81 @@
+// One loaded state of a session file, as the editor shows it: the core's loaded session, its
+// tree index and totals, plus the header summary for the webview. No `vscode` here, so the
+// whole display pipeline can be exercised under plain node.
+import { BlobStore } from '../../core/blobs';
+import { severityOf, type Diagnostic } from '../../core/diagnostics';
+import { openSessionDocument } from '../../core/document';
+import type { LoadedSession } from '../../core/load';
+import { CURRENT_SESSION_VERSION } from '../../core/schemas';
+import type { SessionStats } from '../../core/stats';
+import type { TreeIndex } from '../../core/tree';
+import { oneLine } from '../../core/treeView';
+import type { SessionSummary } from '../../protocol/messages';
+
+/** Diagnostics sent with the summary; the rest is counted, not listed. */
+const MAX_LISTED_DIAGNOSTICS = 500;
+
+export interface SessionSnapshot {
+  readonly path: string;
+  readonly revision: number;
+  readonly loaded: LoadedSession;
+  readonly index: TreeIndex;
+  readonly stats: SessionStats;
+  readonly summary: SessionSummary;
+  readonly blobs: BlobStore;
+  readonly loadMs: number;
+}
+
+export async function loadSnapshot(path: string, blobs: BlobStore, revision: number): Promise<SessionSnapshot> {
+  const t0 = performance.now();
+  // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
+  // missing blob shows its placeholder where it is used.
+  const doc = await openSessionDocument(path);
+  const { loaded, tree: index } = doc;
+  const stats = doc.stats();
+  const summary = summarize(path, loaded, index, stats, doc.diagnostics, revision);
+  return { path, revision, loaded, index, stats, summary, blobs, loadMs: performance.now() - t0 };
+}
+
+function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
+  const header = loaded.header;
+  const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  let messages = 0;
+  for (const n of Object.values(stats.messagesByRole)) messages += n;
+  return {
+    fileName: path.split(/[\\/]/).pop() ?? path,
+    filePath: path,
+    title: str(header?.title) ?? stats.title,
+    firstPrompt: stats.firstUserMessage ? oneLine(stats.firstUserMessage, 160) : null,
+    cwd: str(header?.cwd),
+    sessionId: str(header?.id),
+    version: header ? loaded.originalVersion : null,
+    currentVersion: CURRENT_SESSION_VERSION,
+    needsMigration: header !== null && loaded.originalVersion < CURRENT_SESSION_VERSION,
+    readOnlyReason: loaded.readOnlyReason,
+    created: str(header?.timestamp) ?? stats.firstTimestamp,
+    modified: loaded.stat ? new Date(loaded.stat.mtimeMs).toISOString() : stats.lastTimestamp,
+    sizeBytes: loaded.stat?.size ?? loaded.bytes,
+    entryCount: loaded.entries.length,
+    leafCount: index.leaves().length,
+    defaultLeafId: index.defaultLeafId,
+    totals: {
+      messages,
+      toolCalls: stats.toolCalls,
+      tokensIn: stats.tokens.input,
+      tokensOut: stats.tokens.output,
+      cacheRead: stats.tokens.cacheRead,
+      cacheWrite: stats.tokens.cacheWrite,
+      cost: stats.cost,
+    },
+    models: stats.models,
+    diagnosticCount: diagnostics.length,
+    diagnostics: diagnostics.slice(0, MAX_LISTED_DIAGNOSTICS).map((d) => ({
+      line: d.line,
+      kind: d.kind,
+      severity: severityOf(d.kind),
+      message: d.message,
+      ...(d.entryId !== undefined ? { entryId: d.entryId } : {}),
+    })),
+    revision,
+  };
+}

@@ -1,0 +1,293 @@
+// The typed protocol between the session editor host (src/extension/editor) and its webview
+// (webview/). One schema per message, one union per direction; both sides validate what they
+// receive. Requests carry an id; the host answers each with exactly one `response` (ok or error),
+// so a failed request rejects on the webview side instead of hanging.
+//
+// The webview never receives a whole large session: it asks for windows of messages, cut
+// entries and tree rows. Everything the webview shows arrives here as plain data shaped for
+// display (blocks), so the webview does not need to know the session format.
+import { z } from 'zod';
+
+// ---------- display model ----------
+
+export const DiagnosticViewSchema = z.object({
+  line: z.number().int(),
+  kind: z.string(),
+  severity: z.enum(['error', 'warning', 'info']),
+  message: z.string(),
+  entryId: z.string().optional(),
+});
+export type DiagnosticView = z.infer<typeof DiagnosticViewSchema>;
+
+export const SessionSummarySchema = z.object({
+  fileName: z.string(),
+  filePath: z.string(),
+  title: z.string().nullable(),
+  /** The first user message (one line, shortened): what an untitled session is about. */
+  firstPrompt: z.string().nullable(),
+  cwd: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  /** `header.version` as read (absent = 1), null without a header. */
+  version: z.number().nullable(),
+  currentVersion: z.number(),
+  needsMigration: z.boolean(),
+  readOnlyReason: z.string().nullable(),
+  created: z.string().nullable(),
+  modified: z.string().nullable(),
+  sizeBytes: z.number(),
+  entryCount: z.number().int(),
+  leafCount: z.number().int(),
+  defaultLeafId: z.string().nullable(),
+  totals: z.object({
+    messages: z.number(),
+    toolCalls: z.number(),
+    tokensIn: z.number(),
+    tokensOut: z.number(),
+    cacheRead: z.number(),
+    cacheWrite: z.number(),
+    cost: z.number(),
+  }),
+  models: z.array(z.string()),
+  diagnosticCount: z.number().int(),
+  /** The first diagnostics (capped); `diagnosticCount` is the true total. */
+  diagnostics: z.array(DiagnosticViewSchema),
+  /** Bumped on every reload of the file (live growth). */
+  revision: z.number().int(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const BlockSchema = z.discriminatedUnion('kind', [
+  /** User / developer / custom text: rendered through the sanitising markdown renderer. */
+  z.object({ kind: z.literal('markdown'), text: z.string(), truncatedFrom: z.number().optional() }),
+  /** Text shown verbatim (assistant text, tool output). */
+  z.object({ kind: z.literal('text'), text: z.string(), truncatedFrom: z.number().optional() }),
+  z.object({ kind: z.literal('thinking'), text: z.string(), redacted: z.boolean() }),
+  z.object({
+    kind: z.literal('toolCall'),
+    callId: z.string(),
+    name: z.string(),
+    argsJson: z.string(),
+    /** Message index of the paired toolResult in the same context, when there is one. */
+    resultIndex: z.number().int().nullable(),
+    resultIsError: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('image'),
+    /** Where the host finds the data again: the entry and the path of the block in it. */
+    entryId: z.string(),
+    blockIndex: z.number().int(),
+    mimeType: z.string(),
+    /** The blob hash when the data is a `blob:sha256:` reference. */
+    blobHash: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('exec'),
+    language: z.enum(['bash', 'python']),
+    command: z.string(),
+    output: z.string(),
+    exitCode: z.number().nullable(),
+    cancelled: z.boolean(),
+    truncated: z.boolean(),
+    fullOutputPath: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('compaction'),
+    summary: z.string(),
+    shortSummary: z.string().nullable(),
+    tokensBefore: z.number().nullable(),
+    timestamp: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('branchSummary'), summary: z.string(), fromId: z.string().nullable() }),
+  /** Anything we have no renderer for: shown as formatted JSON. */
+  z.object({ kind: z.literal('json'), label: z.string(), json: z.string() }),
+  z.object({ kind: z.literal('error'), text: z.string() }),
+]);
+export type Block = z.infer<typeof BlockSchema>;
+
+export const MessageViewSchema = z.object({
+  /** Position in the context (messages) or in the cut band (cut entries). */
+  index: z.number().int(),
+  entryId: z.string(),
+  /** Message role, or `entry:<type>` for a cut entry that is not a message. */
+  role: z.string(),
+  /** A short qualifier shown beside the role: model, customType, tool name. */
+  subtitle: z.string().nullable(),
+  badges: z.array(z.string()),
+  timestamp: z.string().nullable(),
+  tokensEst: z.number().int(),
+  cumulativeTokensEst: z.number().int(),
+  /** Where the message sits relative to the compaction on this path. */
+  segment: z.enum(['plain', 'summary', 'kept', 'after', 'cut']),
+  /** For toolResult messages: the assistant message that made the call. */
+  toolResult: z
+    .object({ callId: z.string(), toolName: z.string().nullable(), isError: z.boolean(), callIndex: z.number().int().nullable() })
+    .nullable(),
+  usage: z
+    .object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), cost: z.number() })
+    .nullable(),
+  hiddenFromUser: z.boolean(),
+  blocks: z.array(BlockSchema),
+});
+export type MessageView = z.infer<typeof MessageViewSchema>;
+
+export const ContextInfoSchema = z.object({
+  revision: z.number().int(),
+  leafId: z.string().nullable(),
+  messageCount: z.number().int(),
+  totalTokensEst: z.number().int(),
+  runtime: z.object({
+    thinkingLevel: z.string(),
+    models: z.record(z.string(), z.string()),
+    mode: z.string(),
+    modeDataJson: z.string().nullable(),
+    injectedTtsrRules: z.array(z.string()),
+  }),
+  compaction: z
+    .object({
+      id: z.string(),
+      timestamp: z.string().nullable(),
+      tokensBefore: z.number().nullable(),
+      firstKeptEntryId: z.string().nullable(),
+      keptFound: z.boolean(),
+      cutCount: z.number().int(),
+      /** Messages [1, keptEnd) are the kept range; keptEnd is the first message after the compaction. */
+      keptEnd: z.number().int(),
+    })
+    .nullable(),
+  /** Depth of the leaf (entries on its path). */
+  pathLength: z.number().int(),
+});
+export type ContextInfo = z.infer<typeof ContextInfoSchema>;
+
+export const TreeFilterSchema = z.enum(['default', 'no-tools', 'user-only', 'labelled-only', 'all']);
+export type TreeFilter = z.infer<typeof TreeFilterSchema>;
+
+export const TreeRowSchema = z.object({
+  entryId: z.string(),
+  depth: z.number().int(),
+  kind: z.string(),
+  text: z.string(),
+  label: z.string().nullable(),
+  timestamp: z.string().nullable(),
+  isLeaf: z.boolean(),
+  isDefaultLeaf: z.boolean(),
+  /** On the root → selected-leaf path. */
+  onPath: z.boolean(),
+  /** Starts a branch (its parent has several visible children). */
+  forks: z.boolean(),
+});
+export type TreeRow = z.infer<typeof TreeRowSchema>;
+
+// ---------- requests (webview → host, answered by a response) ----------
+
+const leaf = z.string().nullable();
+const windowParams = { leafId: leaf, start: z.number().int().min(0), count: z.number().int().min(0).max(500) };
+
+export const Requests = {
+  getContext: { params: z.object({ leafId: leaf }), result: ContextInfoSchema },
+  getMessages: { params: z.object(windowParams), result: z.object({ revision: z.number().int(), items: z.array(MessageViewSchema) }) },
+  getCutEntries: { params: z.object(windowParams), result: z.object({ revision: z.number().int(), items: z.array(MessageViewSchema) }) },
+  getTree: {
+    params: z.object({
+      filter: TreeFilterSchema,
+      search: z.string().max(500),
+      leafId: leaf,
+      /** An entry to find in the rows (or its nearest visible ancestor): answered as `focusIndex`. */
+      focusEntryId: z.string().nullable(),
+      start: z.number().int().min(0),
+      count: z.number().int().min(0).max(1000),
+    }),
+    result: z.object({
+      total: z.number().int(),
+      hidden: z.number().int(),
+      selectedIndex: z.number().int().nullable(),
+      focusIndex: z.number().int().nullable(),
+      rows: z.array(TreeRowSchema),
+    }),
+  },
+  /** Finds an entry on the leaf's path: its message index, or its place in the cut band. */
+  locate: {
+    params: z.object({ leafId: leaf, entryId: z.string() }),
+    result: z.object({ messageIndex: z.number().int().nullable(), cutIndex: z.number().int().nullable() }),
+  },
+  getImage: {
+    params: z.object({ entryId: z.string(), blockIndex: z.number().int() }),
+    result: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('data'), dataUrl: z.string() }),
+      z.object({ kind: z.literal('missing'), hash: z.string() }),
+      z.object({ kind: z.literal('error'), message: z.string() }),
+    ]),
+  },
+  openRaw: { params: z.object({ line: z.number().int().nullable() }), result: z.object({}) },
+  revealInSessions: { params: z.object({ entryId: z.string() }), result: z.object({}) },
+  migrate: { params: z.object({}), result: z.object({}) },
+} as const;
+
+export type Method = keyof typeof Requests;
+export type Params<M extends Method> = z.infer<(typeof Requests)[M]['params']>;
+export type Result<M extends Method> = z.infer<(typeof Requests)[M]['result']>;
+
+// Spelled out per method (not built by a generic helper) so that narrowing on `method` narrows
+// `params` too.
+const req = { type: z.literal('request'), id: z.number().int() };
+export const RequestSchema = z.discriminatedUnion('method', [
+  z.object({ ...req, method: z.literal('getContext'), params: Requests.getContext.params }),
+  z.object({ ...req, method: z.literal('getMessages'), params: Requests.getMessages.params }),
+  z.object({ ...req, method: z.literal('getCutEntries'), params: Requests.getCutEntries.params }),
+  z.object({ ...req, method: z.literal('getTree'), params: Requests.getTree.params }),
+  z.object({ ...req, method: z.literal('locate'), params: Requests.locate.params }),
+  z.object({ ...req, method: z.literal('getImage'), params: Requests.getImage.params }),
+  z.object({ ...req, method: z.literal('openRaw'), params: Requests.openRaw.params }),
+  z.object({ ...req, method: z.literal('revealInSessions'), params: Requests.revealInSessions.params }),
+  z.object({ ...req, method: z.literal('migrate'), params: Requests.migrate.params }),
+]);
+export type RequestMessage = z.infer<typeof RequestSchema>;
+
+// ---------- webview → host ----------
+
+export const WebviewStateSchema = z.object({
+  leafId: z.string().nullable(),
+  /** True while the user follows the default leaf (live growth moves the selection along). */
+  followDefault: z.boolean(),
+  anchorEntryId: z.string().nullable(),
+  anchorOffset: z.number(),
+  expanded: z.array(z.string()),
+  cutBandOpen: z.boolean(),
+  filter: TreeFilterSchema,
+  search: z.string(),
+});
+export type WebviewState = z.infer<typeof WebviewStateSchema>;
+
+export const WebviewToHostSchema = z.union([
+  /** Always the first message: anything the host sent before it would be lost. */
+  z.object({ type: z.literal('ready'), restored: WebviewStateSchema.nullable() }),
+  /** The first window of messages is on screen (for the open → first paint measurement). */
+  z.object({ type: z.literal('painted'), leafId: leaf, messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
+  z.object({ type: z.literal('selectionChanged'), leafId: leaf }),
+  RequestSchema,
+]);
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+// ---------- host → webview ----------
+
+export const ResponseSchema = z.discriminatedUnion('ok', [
+  z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: z.string() }),
+]);
+export type ResponseMessage = z.infer<typeof ResponseSchema>;
+
+export const HostToWebviewSchema = z.union([
+  z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean() }),
+  /** The file changed on disk and was reloaded. */
+  z.object({ type: z.literal('sessionChanged'), summary: SessionSummarySchema }),
+  /** Select a leaf (previewContextAt) and optionally scroll to an entry of its context. */
+  z.object({ type: z.literal('selectLeaf'), leafId: z.string(), revealEntryId: z.string().nullable() }),
+  z.object({ type: z.literal('loadFailed'), message: z.string() }),
+  ResponseSchema,
+]);
+export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
+
+/** Validates a request's result against its method's schema (the webview does this on receipt). */
+export function parseResult<M extends Method>(method: M, value: unknown): Result<M> {
+  return Requests[method].result.parse(value) as Result<M>;
+}

@@ -1,0 +1,152 @@
+// The branch tree beside the preview: the Sessions view's filters and search, one row per
+// visible entry (a linear run stays at one indentation, branches indent), the selected leaf and
+// its path highlighted. Rows arrive in windows; clicking a row previews the context there.
+import type { TreeFilter, TreeRow } from '../src/protocol/messages';
+import { formatShortTime, h, icon } from './dom';
+import { request } from './rpc';
+import { VirtualList } from './virtualList';
+
+const PAGE = 200;
+const ROW_HEIGHT = 24;
+
+const FILTERS: [TreeFilter, string][] = [
+  ['default', 'Default'],
+  ['no-tools', 'No tools'],
+  ['user-only', 'User messages only'],
+  ['labelled-only', 'Labelled only'],
+  ['all', 'All entries'],
+];
+
+const KIND_ICONS: Record<string, string> = {
+  user: 'account',
+  assistant: 'hubot',
+  toolResult: 'output',
+  bashExecution: 'terminal',
+  pythonExecution: 'symbol-method',
+  compaction: 'fold',
+  branch_summary: 'git-branch',
+  custom_message: 'extensions',
+  custom: 'extensions',
+  model_change: 'arrow-swap',
+  thinking_level_change: 'lightbulb',
+  label: 'tag',
+};
+
+export interface TreeHost {
+  filter(): TreeFilter;
+  search(): string;
+  setFilter(f: TreeFilter, search: string): void;
+  selectLeaf(entryId: string): void;
+}
+
+export class BranchTree {
+  readonly element: HTMLElement;
+  private readonly listEl: HTMLElement;
+  private readonly statusEl: HTMLElement;
+  private readonly list: VirtualList;
+  private rows = new Map<number, TreeRow>();
+  private inflight = new Set<number>();
+  private total = 0;
+  private leafId: string | null = null;
+  private focusEntry: string | null = null;
+  /** The row of the selected leaf, or of its nearest ancestor the filter shows. */
+  private selectedIndex: number | null = null;
+  private generation = 0;
+
+  constructor(private readonly host: TreeHost) {
+    const select = h('select', { class: 'sl-select', 'aria-label': 'Tree filter' }) as HTMLSelectElement;
+    for (const [value, label] of FILTERS) select.append(h('option', { value }, label));
+    select.value = host.filter();
+    const search = h('input', { class: 'sl-input', type: 'search', placeholder: 'Search entries', 'aria-label': 'Search entries', value: host.search() }) as HTMLInputElement;
+    search.value = host.search();
+    let timer = 0;
+    const changed = (): void => {
+      host.setFilter(select.value as TreeFilter, search.value);
+      void this.load(this.leafId, null);
+    };
+    select.addEventListener('change', changed);
+    search.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = window.setTimeout(changed, 200);
+    });
+    this.statusEl = h('div', { class: 'sl-tree-status sl-muted sl-small' });
+    this.listEl = h('div', { class: 'sl-tree-list', role: 'tree', tabindex: '0', 'aria-label': 'Branch tree' });
+    this.element = h('aside', { class: 'sl-tree-pane', 'aria-label': 'Branch tree' }, h('div', { class: 'sl-tree-controls' }, select, search), this.statusEl, this.listEl);
+    this.list = new VirtualList(this.listEl, {
+      count: () => this.total,
+      key: (i) => `t:${i}`,
+      estimate: () => ROW_HEIGHT,
+      render: (i) => this.renderRow(i),
+      activate: (i) => {
+        const r = this.rows.get(i);
+        if (r) host.selectLeaf(r.entryId);
+      },
+    });
+  }
+
+  /** Reloads the rows for a selected leaf; scrolls to `focusEntryId` (or the leaf). */
+  async load(leafId: string | null, focusEntryId: string | null): Promise<void> {
+    const gen = ++this.generation;
+    this.leafId = leafId;
+    this.focusEntry = focusEntryId;
+    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start: 0, count: PAGE });
+    if (gen !== this.generation) return;
+    this.rows = new Map();
+    this.inflight = new Set();
+    this.total = first.total;
+    this.selectedIndex = first.selectedIndex;
+    for (let k = 0; k < first.rows.length; k++) this.rows.set(k, first.rows[k]!);
+    this.statusEl.textContent = `${first.total.toLocaleString()} shown${first.hidden > 0 ? ` · ${first.hidden.toLocaleString()} hidden by the filter` : ''}`;
+    this.list.reset(true);
+    const target = first.focusIndex ?? first.selectedIndex;
+    if (target !== null) {
+      await this.ensure(target);
+      if (gen !== this.generation) return;
+      const vp = this.listEl.clientHeight;
+      this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+    } else {
+      this.list.scrollToIndex(0);
+    }
+  }
+
+  private async ensure(i: number): Promise<void> {
+    if (this.rows.has(i)) return;
+    const start = Math.floor(i / PAGE) * PAGE;
+    if (this.inflight.has(start)) return;
+    this.inflight.add(start);
+    const gen = this.generation;
+    try {
+      const r = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId: this.leafId, focusEntryId: null, start, count: PAGE });
+      if (gen !== this.generation) return;
+      r.rows.forEach((row, k) => this.rows.set(start + k, row));
+      this.list.refresh();
+    } finally {
+      this.inflight.delete(start);
+    }
+  }
+
+  private renderRow(i: number): HTMLElement {
+    const r = this.rows.get(i);
+    if (!r) {
+      void this.ensure(i);
+      return h('div', { class: 'sl-tree-row sl-muted' }, '…');
+    }
+    const selected = i === this.selectedIndex;
+    const cls = ['sl-tree-row', selected ? 'is-selected' : '', r.onPath ? 'on-path' : '', r.entryId === this.focusEntry ? 'is-focus' : '', `kind-${r.kind.replace(/[^\w-]/g, '_')}`].filter(Boolean).join(' ');
+    const row = h(
+      'div',
+      { class: cls, role: 'treeitem', 'aria-selected': String(selected), 'data-entry-id': r.entryId, title: `${r.kind} · ${r.entryId}${r.timestamp ? ` · ${r.timestamp}` : ''}${r.depth > 0 ? ` · branch depth ${r.depth}` : ''}` },
+      h('span', { class: 'sl-indent', style: undefined }),
+      r.forks ? h('span', { class: 'sl-fork', 'aria-hidden': 'true', title: 'A side branch starts here' }, '└') : null,
+      icon(KIND_ICONS[r.kind] ?? 'circle-small'),
+      r.label ? h('span', { class: 'sl-label-chip' }, r.label) : null,
+      h('span', { class: 'sl-tree-text' }, r.text),
+      r.isDefaultLeaf ? h('span', { class: 'sl-leaf-chip', title: 'The default leaf: the last entry in the file' }, 'latest') : r.isLeaf ? h('span', { class: 'sl-leaf-chip sl-muted', title: 'A leaf: the end of a branch' }, 'leaf') : null,
+      r.timestamp ? h('span', { class: 'sl-tree-time sl-muted' }, formatShortTime(r.timestamp)) : null,
+    );
+    // Deeply nested side branches stop indenting at 12 levels (the tooltip has the real depth).
+    (row.firstChild as HTMLElement).style.width = `${Math.min(r.depth, 12) * 12}px`;
+    row.addEventListener('click', () => this.host.selectLeaf(r.entryId));
+    return row;
+  }
+}

@@ -1,0 +1,73 @@
+// The header: what this session is (title, cwd, version, dates), what it cost, and what is
+// wrong with its file (diagnostics, each a link to its line in the raw JSONL).
+import type { SessionSummary } from '../src/protocol/messages';
+import { formatTime, formatTokens, h, icon } from './dom';
+import { request } from './rpc';
+
+function stat(label: string, value: string, title?: string): HTMLElement {
+  return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
+}
+
+function button(iconName: string, text: string, title: string, onClick: () => void, extra = ''): HTMLButtonElement {
+  const b = h('button', { class: `sl-btn ${extra}`.trim(), title }, icon(iconName), ` ${text}`);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
+  const t = s.totals;
+  const versionChip = h('span', { class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`, title: s.needsMigration ? `Version ${s.version}: shown migrated to v${s.currentVersion} in memory; the file is unchanged` : 'Session format version' }, s.version === null ? 'no header' : `v${s.version}`);
+  const diagList = h('div', { class: 'sl-diag-list', role: 'list', hidden: '' });
+  for (const d of s.diagnostics) {
+    const item = h('button', { class: `sl-diag sl-diag-${d.severity}`, role: 'listitem', title: `Open line ${d.line} in the raw JSONL` }, icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'), h('span', { class: 'sl-diag-line' }, d.line > 0 ? `line ${d.line}` : 'file'), h('span', { class: 'sl-diag-kind' }, d.kind), h('span', { class: 'sl-diag-msg' }, d.message));
+    item.addEventListener('click', () => request('openRaw', { line: d.line > 0 ? d.line : null }).catch(onError));
+    diagList.append(item);
+  }
+  if (s.diagnosticCount > s.diagnostics.length) diagList.append(h('div', { class: 'sl-muted sl-small' }, `… and ${(s.diagnosticCount - s.diagnostics.length).toLocaleString()} more (run session-loom doctor)`));
+  const diagBtn =
+    s.diagnosticCount > 0
+      ? button(s.diagnostics.some((d) => d.severity === 'error') ? 'error' : 'warning', `${s.diagnosticCount.toLocaleString()} diagnostic${s.diagnosticCount === 1 ? '' : 's'}`, 'Show what is wrong with this file', () => {
+          const show = diagList.hidden;
+          diagList.hidden = !show;
+          diagBtn?.setAttribute('aria-expanded', String(show));
+        }, 'sl-btn-diag')
+      : h('span', { class: 'sl-chip sl-muted', title: 'No problems found in this file' }, icon('pass'), ' no diagnostics');
+
+  const actions = h(
+    'div',
+    { class: 'sl-header-actions' },
+    s.needsMigration ? button('arrow-up', 'Migrate…', `Rewrite the file as v${s.currentVersion} (with a preview and a backup)`, () => request('migrate', {}).catch(onError), 'sl-btn-primary') : null,
+    diagBtn,
+    button('go-to-file', 'Raw JSONL', 'Open the file in the text editor', () => request('openRaw', { line: null }).catch(onError)),
+  );
+
+  return h(
+    'header',
+    { class: 'sl-header' },
+    h(
+      'div',
+      { class: 'sl-header-top' },
+      h('h1', { class: 'sl-title', title: s.filePath }, s.title ?? s.firstPrompt ?? s.fileName),
+      s.title === null && s.firstPrompt !== null ? h('span', { class: 'sl-muted sl-small', title: 'Untitled session: its first prompt is shown' }, '(untitled)') : null,
+      versionChip,
+      s.readOnlyReason ? h('span', { class: 'sl-chip sl-chip-error', title: 'This file is not written by Session Loom' }, icon('lock'), ` read-only: ${s.readOnlyReason}`) : null,
+      h('span', { class: 'sl-spacer' }),
+      actions,
+    ),
+    h(
+      'div',
+      { class: 'sl-header-meta' },
+      s.cwd ? stat('cwd', s.cwd) : null,
+      stat('created', formatTime(s.created) || '—'),
+      stat('modified', formatTime(s.modified) || '—'),
+      stat('entries', s.entryCount.toLocaleString(), `${s.leafCount.toLocaleString()} leaves`),
+      stat('messages', t.messages.toLocaleString()),
+      stat('tool calls', t.toolCalls.toLocaleString()),
+      stat('tokens in/out', `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, 'From the usage the provider reported'),
+      stat('cache r/w', `${formatTokens(t.cacheRead)} / ${formatTokens(t.cacheWrite)}`),
+      stat('cost', `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
+      s.models.length > 0 ? stat('models', s.models.join(', ')) : null,
+    ),
+    diagList,
+  );
+}

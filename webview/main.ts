@@ -1,0 +1,167 @@
+// Webview entry. Import order matters: jitless must run before any zod schema is defined.
+import '../src/protocol/jitless';
+import './styles.css';
+import type { ContextInfo, SessionSummary, TreeFilter, WebviewState } from '../src/protocol/messages';
+import { BranchTree } from './branchTree';
+import { h, icon } from './dom';
+import { renderHeader } from './headerBar';
+import type { RowActions } from './messageRow';
+import { ContextPreview } from './preview';
+import { loadState, onHostMessage, post, request, saveState } from './rpc';
+
+const scriptStart = performance.now();
+const app = document.getElementById('app')!;
+
+const state: WebviewState = {
+  leafId: null,
+  followDefault: true,
+  anchorEntryId: null,
+  anchorOffset: 0,
+  expanded: [],
+  cutBandOpen: false,
+  filter: 'default',
+  search: '',
+  ...(loadState() ?? {}),
+};
+const restored = loadState();
+const expanded = new Set(state.expanded);
+let summary: SessionSummary | null = null;
+let saveTimer = 0;
+
+function persist(): void {
+  clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(() => {
+    const a = preview.anchor();
+    state.leafId = preview.leafId;
+    state.anchorEntryId = a.entryId;
+    state.anchorOffset = a.offset;
+    state.expanded = [...expanded];
+    saveState(state);
+  }, 150);
+}
+
+function showError(err: unknown): void {
+  const msg = err instanceof Error ? err.message : String(err);
+  const bar = h('div', { class: 'sl-error-bar', role: 'alert' }, icon('error'), ` ${msg}`);
+  app.querySelector('.sl-error-bar')?.remove();
+  app.prepend(bar);
+  setTimeout(() => bar.remove(), 8000);
+}
+
+const images = new Map<string, Promise<{ kind: string; dataUrl?: string; hash?: string; message?: string }>>();
+const actions: RowActions = {
+  isExpanded: (key) => expanded.has(key),
+  setExpanded: (key, open) => {
+    if (open) expanded.add(key);
+    else expanded.delete(key);
+    persist();
+  },
+  revealEntry: (entryId) => void tree.load(preview.leafId, entryId).catch(showError),
+  revealInSessions: (entryId) => void request('revealInSessions', { entryId }).catch(showError),
+  jumpToMessage: (index) => void preview.jumpToMessage(index).catch(showError),
+  loadImage: (entryId, blockIndex, into) => {
+    const key = `${entryId}:${blockIndex}`;
+    let p = images.get(key);
+    if (!p) {
+      p = request('getImage', { entryId, blockIndex });
+      images.set(key, p);
+    }
+    p.then((r) => {
+      into.replaceChildren();
+      if (r.kind === 'data' && r.dataUrl) {
+        const img = h('img', { alt: 'Image from the session', class: 'sl-img' }) as HTMLImageElement;
+        img.src = r.dataUrl;
+        into.append(img);
+      } else if (r.kind === 'missing') {
+        into.classList.add('sl-image-missing');
+        into.append(icon('warning'), h('span', {}, ' Image not found in the blob store: '), h('code', {}, r.hash ?? ''));
+      } else {
+        into.classList.add('sl-image-missing');
+        into.append(icon('warning'), h('span', {}, ` ${r.message ?? 'Image unavailable'}`));
+      }
+    }).catch((e: unknown) => into.replaceChildren(h('span', { class: 'sl-muted' }, `Image unavailable: ${e instanceof Error ? e.message : String(e)}`)));
+  },
+};
+
+let firstPaintSent = false;
+const preview = new ContextPreview({
+  actions,
+  isCutBandOpen: () => state.cutBandOpen,
+  setCutBandOpen: (open) => {
+    state.cutBandOpen = open;
+    persist();
+  },
+  onFirstPaint: (info: ContextInfo) => {
+    app.dataset.state = 'ready';
+    if (firstPaintSent) return;
+    firstPaintSent = true;
+    post({ type: 'painted', leafId: info.leafId, messageCount: info.messageCount, sinceScriptStartMs: performance.now() - scriptStart });
+  },
+  onScroll: () => persist(),
+});
+
+const tree = new BranchTree({
+  filter: () => state.filter,
+  search: () => state.search,
+  setFilter: (f: TreeFilter, s: string) => {
+    state.filter = f;
+    state.search = s;
+    persist();
+  },
+  selectLeaf: (entryId) => void selectLeaf(entryId, null),
+});
+
+const headerSlot = h('div', { class: 'sl-header-slot' });
+const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);
+
+async function selectLeaf(leafId: string | null, revealEntryId: string | null): Promise<void> {
+  state.followDefault = leafId === null || leafId === summary?.defaultLeafId;
+  app.dataset.state = 'loading';
+  await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
+  app.dataset.state = 'ready';
+  post({ type: 'selectionChanged', leafId: preview.leafId });
+  persist();
+}
+
+function mountHeader(s: SessionSummary): void {
+  summary = s;
+  headerSlot.replaceChildren(renderHeader(s, showError));
+  app.dataset.revision = String(s.revision);
+}
+
+onHostMessage((msg) => {
+  switch (msg.type) {
+    case 'init': {
+      mountHeader(msg.summary);
+      app.replaceChildren(headerSlot, layout);
+      state.followDefault = msg.followDefault;
+      const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
+      const anchor = sameLeaf && state.anchorEntryId ? { entryId: state.anchorEntryId, offset: state.anchorOffset } : null;
+      app.dataset.state = 'loading';
+      void Promise.all([preview.show(msg.selectLeafId, anchor), tree.load(msg.selectLeafId, null)])
+        .then(() => {
+          app.dataset.state = 'ready';
+          persist();
+        })
+        .catch(showError);
+      return;
+    }
+    case 'sessionChanged': {
+      mountHeader(msg.summary);
+      const a = preview.anchor();
+      const leaf = state.followDefault ? msg.summary.defaultLeafId : preview.leafId;
+      // Following the latest entry and looking at the end: stay at the end as it grows.
+      const anchor = state.followDefault && a.atEnd ? { entryId: null, offset: 0, toEnd: true } : { entryId: a.entryId, offset: a.offset };
+      void Promise.all([preview.show(leaf, anchor), tree.load(leaf, null)]).then(persist).catch(showError);
+      return;
+    }
+    case 'selectLeaf':
+      void selectLeaf(msg.leafId, msg.revealEntryId).catch(showError);
+      return;
+    case 'loadFailed':
+      app.replaceChildren(h('div', { class: 'sl-load-failed' }, icon('error'), h('strong', {}, ' Could not load this session: '), msg.message));
+      return;
+  }
+});
+
+post({ type: 'ready', restored: restored ? state : null });

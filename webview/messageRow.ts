@@ -1,0 +1,197 @@
+// Renders one MessageView (a context message or a cut entry) as a list row.
+import type { Block, MessageView } from '../src/protocol/messages';
+import { formatShortTime, formatTime, formatTokens, h, icon } from './dom';
+import { renderMarkdown } from './markdown';
+
+export interface RowActions {
+  /** Expanded collapsibles, keyed `<entryId>:<block>`; toggles are reported back. */
+  isExpanded(key: string): boolean;
+  setExpanded(key: string, open: boolean): void;
+  revealEntry(entryId: string): void;
+  revealInSessions(entryId: string): void;
+  jumpToMessage(index: number): void;
+  loadImage(entryId: string, blockIndex: number, into: HTMLElement): void;
+}
+
+const ROLE_ICONS: Record<string, string> = {
+  user: 'account',
+  developer: 'gear',
+  assistant: 'hubot',
+  toolResult: 'output',
+  bashExecution: 'terminal',
+  pythonExecution: 'symbol-method',
+  custom: 'extensions',
+  hookMessage: 'extensions',
+  branchSummary: 'git-branch',
+  compactionSummary: 'fold',
+};
+
+const ROLE_NAMES: Record<string, string> = {
+  toolResult: 'tool result',
+  bashExecution: 'bash',
+  pythonExecution: 'python',
+  branchSummary: 'branch summary',
+  compactionSummary: 'compaction summary',
+};
+
+/** A block that starts collapsed; whether the user opened it is remembered per entry and block. */
+function collapsible(key: string, actions: RowActions, summary: (Node | string)[], body: Node, cls: string): HTMLDetailsElement {
+  const d = h('details', { class: cls, 'data-key': key });
+  d.open = actions.isExpanded(key);
+  d.append(h('summary', {}, ...summary), body);
+  d.addEventListener('toggle', () => actions.setExpanded(key, d.open));
+  return d;
+}
+
+function truncNote(from: number | undefined, shown: number): HTMLElement | null {
+  if (from === undefined) return null;
+  return h('div', { class: 'sl-trunc' }, `… ${(from - shown).toLocaleString()} more characters not shown here (open the raw JSONL to see all).`);
+}
+
+function oneLine(s: string, max = 100): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): HTMLElement {
+  const key = `${m.entryId}:${i}`;
+  switch (b.kind) {
+    case 'markdown': {
+      const div = h('div', { class: 'sl-md' });
+      div.append(renderMarkdown(b.text));
+      const note = truncNote(b.truncatedFrom, b.text.length);
+      return note ? h('div', {}, div, note) : div;
+    }
+    case 'text': {
+      const pre = h('pre', { class: 'sl-pre' }, b.text);
+      const note = truncNote(b.truncatedFrom, b.text.length);
+      const lines = b.text.split('\n').length;
+      const body = h('div', {}, pre, note);
+      if (lines <= 12 && b.text.length < 1500) return body;
+      return collapsible(key, actions, [icon('list-flat'), ` Output · ${lines.toLocaleString()} lines`, h('span', { class: 'sl-preview' }, oneLine(b.text))], body, 'sl-fold sl-output');
+    }
+    case 'thinking':
+      if (b.redacted) return h('div', { class: 'sl-thinking sl-muted' }, icon('eye-closed'), ' Redacted thinking');
+      return collapsible(key, actions, [icon('lightbulb'), ` Thinking · ${b.text.length.toLocaleString()} chars`, h('span', { class: 'sl-preview' }, oneLine(b.text))], h('pre', { class: 'sl-pre' }, b.text), 'sl-fold sl-thinking');
+    case 'toolCall': {
+      const status =
+        b.resultIndex === null
+          ? h('span', { class: 'sl-result-link sl-muted' }, 'no result in this context')
+          : h('a', { class: `sl-result-link${b.resultIsError ? ' sl-is-error' : ''}`, href: '#', 'data-jump': String(b.resultIndex) }, icon(b.resultIsError ? 'error' : 'arrow-down'), b.resultIsError ? ` error · #${b.resultIndex + 1}` : ` result · #${b.resultIndex + 1}`);
+      status.addEventListener('click', (e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        if (b.resultIndex !== null) actions.jumpToMessage(b.resultIndex);
+      });
+      let argsPreview = '';
+      try {
+        const args = JSON.parse(b.argsJson) as Record<string, unknown>;
+        argsPreview = oneLine(typeof args === 'object' && args ? Object.values(args).filter((v) => typeof v === 'string').join(' ') : '', 80);
+      } catch {
+        argsPreview = oneLine(b.argsJson, 80);
+      }
+      const d = collapsible(key, actions, [icon('tools'), ' ', h('span', { class: 'sl-tool-name' }, b.name), h('span', { class: 'sl-preview' }, argsPreview), status], h('pre', { class: 'sl-pre sl-json' }, b.argsJson), `sl-fold sl-toolcall${b.resultIsError ? ' sl-is-error' : ''}`);
+      return d;
+    }
+    case 'image': {
+      const box = h('div', { class: 'sl-image' }, h('span', { class: 'sl-muted' }, icon('file-media'), ` ${b.mimeType} · loading…`));
+      actions.loadImage(b.entryId, b.blockIndex, box);
+      return box;
+    }
+    case 'exec': {
+      const prompt = b.language === 'bash' ? '$ ' : '>>> ';
+      const out = h('pre', { class: 'sl-pre sl-exec-out' }, b.output || '(no output)');
+      const meta = [
+        b.exitCode !== null ? `exit ${b.exitCode}` : null,
+        b.cancelled ? 'cancelled' : null,
+        b.truncated ? 'output truncated' : null,
+        b.fullOutputPath ? `full output: ${b.fullOutputPath}` : null,
+      ].filter(Boolean).join(' · ');
+      return h('div', { class: `sl-exec${b.exitCode ? ' sl-is-error' : ''}` }, h('pre', { class: 'sl-pre sl-exec-cmd' }, prompt + b.command), out, meta ? h('div', { class: 'sl-muted sl-small' }, meta) : null);
+    }
+    case 'compaction': {
+      const head = h(
+        'div',
+        { class: 'sl-compaction-head' },
+        b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, `${formatTokens(b.tokensBefore)} tokens before`) : null,
+        b.timestamp ? h('span', { class: 'sl-muted' }, `compacted ${formatTime(b.timestamp)}`) : null,
+      );
+      const short = b.shortSummary ? h('p', { class: 'sl-short-summary' }, b.shortSummary) : null;
+      const full = h('div', { class: 'sl-md' });
+      full.append(renderMarkdown(b.summary));
+      return h('div', { class: 'sl-compaction' }, head, short, collapsible(key, actions, ['Full summary sent to the model', h('span', { class: 'sl-muted' }, ` · ${b.summary.length.toLocaleString()} chars`)], full, 'sl-fold'));
+    }
+    case 'branchSummary': {
+      const full = h('div', { class: 'sl-md' });
+      full.append(renderMarkdown(b.summary));
+      return h('div', { class: 'sl-branch-summary' }, h('div', {}, icon('git-branch'), h('strong', {}, ' Branch summary'), b.fromId ? h('span', { class: 'sl-muted' }, ` from ${b.fromId}`) : null), full);
+    }
+    case 'json':
+      return collapsible(key, actions, [icon('json'), ` ${b.label}`], h('pre', { class: 'sl-pre sl-json' }, b.json), 'sl-fold');
+    case 'error':
+      return h('div', { class: 'sl-error-block' }, icon('error'), ' ', b.text);
+  }
+}
+
+export function renderMessageRow(m: MessageView, total: number, actions: RowActions): HTMLElement {
+  const isCut = m.segment === 'cut';
+  const entryType = m.role.startsWith('entry:') ? m.role.slice(6) : null;
+  const roleName = entryType ?? ROLE_NAMES[m.role] ?? m.role;
+  const isError = m.toolResult?.isError === true;
+  const row = h('div', {
+    class: `sl-msg role-${m.role.replace(/[^\w-]/g, '_')} seg-${m.segment}${isError ? ' sl-is-error' : ''}${m.hiddenFromUser ? ' sl-hidden-msg' : ''}`,
+    'data-index': String(m.index),
+    'data-role': m.role,
+    'data-entry-id': m.entryId,
+    role: 'listitem',
+  });
+  // For screen readers (and tests): what this row is, in one sentence.
+  const sr = h('span', { class: 'sl-sr' }, isCut ? `Cut entry ${m.index + 1} of ${total}: ${m.role} from entry ${m.entryId}.` : `Message ${m.index + 1} of ${total}: ${m.role} from entry ${m.entryId}.`);
+
+  const entryBtn = h('button', { class: 'sl-entry-link', title: 'Select this entry in the branch tree' }, m.entryId);
+  entryBtn.addEventListener('click', (e) => {
+    e.stopPropagation();
+    actions.revealEntry(m.entryId);
+  });
+  const sessionsBtn = h('button', { class: 'sl-icon-btn', title: 'Reveal in the Sessions view', 'aria-label': 'Reveal in the Sessions view' }, icon('list-tree'));
+  sessionsBtn.addEventListener('click', (e) => {
+    e.stopPropagation();
+    actions.revealInSessions(m.entryId);
+  });
+
+  const head = h(
+    'div',
+    { class: 'sl-msg-head' },
+    h('span', { class: 'sl-index', 'aria-hidden': 'true' }, isCut ? `✂ ${m.index + 1}` : `#${m.index + 1}`),
+    icon(ROLE_ICONS[m.role] ?? (entryType ? 'symbol-event' : 'question')),
+    h('span', { class: 'sl-role' }, roleName),
+    m.subtitle ? h('span', { class: 'sl-subtitle' }, m.subtitle) : null,
+    m.toolResult && m.toolResult.callIndex !== null ? jumpLink(`↑ call #${m.toolResult.callIndex + 1}`, m.toolResult.callIndex, actions) : null,
+    ...m.badges.map((b) => h('span', { class: `sl-badge${b === 'error' || b.startsWith('exit') ? ' sl-badge-error' : ''}` }, b)),
+    m.segment === 'kept' ? h('span', { class: 'sl-badge sl-badge-kept', title: 'Kept verbatim by the compaction' }, 'kept') : null,
+    h('span', { class: 'sl-spacer' }),
+    entryBtn,
+    sessionsBtn,
+    m.timestamp ? h('time', { class: 'sl-time', datetime: m.timestamp, title: formatTime(m.timestamp) }, formatShortTime(m.timestamp)) : null,
+    m.tokensEst > 0 || !entryType ? h('span', { class: 'sl-tokens', title: 'Estimated tokens: characters ÷ 4 (images ≈ 1k each)' }, `≈ ${formatTokens(m.tokensEst)} est.`) : null,
+  );
+  const body = h('div', { class: 'sl-msg-body' });
+  m.blocks.forEach((b, i) => body.append(renderBlock(m, b, i, actions)));
+  if (m.usage) {
+    const u = m.usage;
+    body.append(h('div', { class: 'sl-usage sl-muted sl-small' }, `usage: in ${formatTokens(u.input)} · out ${formatTokens(u.output)} · cache read ${formatTokens(u.cacheRead)} · cache write ${formatTokens(u.cacheWrite)}${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`));
+  }
+  const side = h('div', { class: 'sl-msg-side', title: isCut ? 'Running total of the cut entries (estimate)' : 'Running total of the context up to here (estimate)' }, h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`));
+  row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), side);
+  return row;
+}
+
+function jumpLink(text: string, index: number, actions: RowActions): HTMLElement {
+  const a = h('a', { href: '#', class: 'sl-jump' }, text);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    actions.jumpToMessage(index);
+  });
+  return a;
+}

@@ -1,0 +1,323 @@
+// The context preview: runtime state on top, then a virtual list of what the model sees at the
+// selected leaf. With a compaction on the path the list reads: summary, the band of cut entries
+// (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
+import type { ContextInfo, MessageView } from '../src/protocol/messages';
+import { formatTime, formatTokens, h, icon } from './dom';
+import { renderMessageRow, type RowActions } from './messageRow';
+import { request } from './rpc';
+import { VirtualList } from './virtualList';
+
+const PAGE = 40;
+
+type Item = { kind: 'msg'; index: number } | { kind: 'cut'; index: number } | { kind: 'band' } | { kind: 'kept' } | { kind: 'boundary' };
+interface Segment {
+  kind: Item['kind'];
+  start: number;
+  length: number;
+  base: number;
+}
+
+export interface PreviewHost {
+  actions: RowActions;
+  isCutBandOpen(): boolean;
+  setCutBandOpen(open: boolean): void;
+  onFirstPaint(info: ContextInfo): void;
+  onScroll(): void;
+}
+
+export class ContextPreview {
+  readonly element: HTMLElement;
+  private readonly runtimeEl: HTMLElement;
+  private readonly listEl: HTMLElement;
+  private readonly list: VirtualList;
+  private info: ContextInfo | null = null;
+  private requestedLeaf: string | null = null;
+  private segments: Segment[] = [];
+  private msgs = new Map<number, MessageView>();
+  private cuts = new Map<number, MessageView>();
+  private inflight = new Set<string>();
+  private placeholders = new Set<number>();
+  private generation = 0;
+  private painted = false;
+
+  constructor(private readonly host: PreviewHost) {
+    this.runtimeEl = h('section', { class: 'sl-runtime', 'aria-label': 'Runtime state at this leaf' });
+    this.listEl = h('div', { class: 'sl-messages', role: 'list', tabindex: '0', 'aria-label': 'Messages sent to the model' });
+    this.element = h('section', { class: 'sl-preview-pane', 'aria-label': 'Context preview' }, this.runtimeEl, this.listEl);
+    this.list = new VirtualList(this.listEl, {
+      count: () => this.count(),
+      key: (i) => this.key(i),
+      estimate: (i) => (this.item(i).kind === 'msg' || this.item(i).kind === 'cut' ? 96 : 34),
+      render: (i) => this.renderItem(i),
+      activate: (i, row) => this.activate(i, row),
+      rendered: () => {
+        this.checkPainted();
+        this.host.onScroll();
+      },
+    });
+    this.listEl.addEventListener('scroll', () => this.host.onScroll(), { passive: true });
+  }
+
+  get leafId(): string | null {
+    return this.info?.leafId ?? null;
+  }
+
+  get context(): ContextInfo | null {
+    return this.info;
+  }
+
+  /** Loads the context at `leafId` (null = default leaf); keeps the scroll anchor when `anchor` names an entry on it. */
+  async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean } | null): Promise<void> {
+    const gen = ++this.generation;
+    this.requestedLeaf = leafId;
+    const info = await request('getContext', { leafId });
+    if (gen !== this.generation) return;
+    // The first page arrives with the context, so the list never flashes placeholders on open.
+    const firstPage = info.messageCount > 0 ? await request('getMessages', { leafId: info.leafId, start: 0, count: PAGE }) : { items: [] };
+    if (gen !== this.generation) return;
+    this.info = info;
+    this.msgs = new Map(firstPage.items.map((m) => [m.index, m]));
+    this.cuts = new Map();
+    this.inflight = new Set();
+    this.placeholders = new Set();
+    this.buildSegments();
+    this.renderRuntime();
+    this.listEl.dataset.leafId = info.leafId ?? '';
+    this.listEl.dataset.messageCount = String(info.messageCount);
+    this.list.reset();
+    if (anchor?.toEnd) {
+      await this.ensure('msg', Math.max(0, info.messageCount - 1));
+      if (gen === this.generation) this.list.scrollToEnd();
+    } else if (anchor?.entryId) {
+      await this.reveal(anchor.entryId, anchor.offset);
+    } else {
+      this.list.scrollToIndex(0);
+    }
+  }
+
+  /** Scrolls to an entry of this context (a message, or a cut entry: the band opens). */
+  async reveal(entryId: string, offset = 0): Promise<boolean> {
+    if (!this.info) return false;
+    const at = await request('locate', { leafId: this.info.leafId, entryId });
+    let item: number | null = null;
+    if (at.messageIndex !== null) item = this.itemOf('msg', at.messageIndex);
+    else if (at.cutIndex !== null) {
+      if (!this.host.isCutBandOpen()) this.toggleBand(true);
+      item = this.itemOf('cut', at.cutIndex);
+    }
+    if (item === null) return false;
+    const it = this.item(item);
+    if (it.kind === 'msg' || it.kind === 'cut') await this.ensure(it.kind, it.index);
+    this.list.scrollToIndex(item, offset);
+    this.list.rowElement(item)?.classList.add('sl-flash');
+    return true;
+  }
+
+  async jumpToMessage(index: number): Promise<void> {
+    const item = this.itemOf('msg', index);
+    if (item === null) return;
+    await this.ensure('msg', index);
+    this.list.scrollToIndex(item);
+    this.list.focusIndex(item);
+  }
+
+  /** The entry at the top of the viewport and the offset into it, for state and live reloads. */
+  anchor(): { entryId: string | null; offset: number; atEnd: boolean } {
+    const a = this.list.anchor();
+    const atEnd = this.list.atEnd();
+    if (!a) return { entryId: null, offset: 0, atEnd };
+    const it = this.item(a.index);
+    const view = it.kind === 'msg' ? this.msgs.get(it.index) : it.kind === 'cut' ? this.cuts.get(it.index) : undefined;
+    return { entryId: view?.entryId ?? null, offset: a.offset, atEnd };
+  }
+
+  get requested(): string | null {
+    return this.requestedLeaf;
+  }
+
+  /** Re-renders rows whose expanded state changed elsewhere. */
+  rerender(): void {
+    this.list.refresh();
+  }
+
+  private buildSegments(): void {
+    const info = this.info!;
+    const n = info.messageCount;
+    const segs: Segment[] = [];
+    let at = 0;
+    const push = (kind: Item['kind'], length: number, base = 0): void => {
+      if (length <= 0) return;
+      segs.push({ kind, start: at, length, base });
+      at += length;
+    };
+    const c = info.compaction;
+    if (!c) {
+      push('msg', n);
+    } else {
+      push('msg', Math.min(1, n));
+      push('band', c.cutCount > 0 ? 1 : 0);
+      if (this.host.isCutBandOpen()) push('cut', c.cutCount);
+      if (c.keptEnd > 1) {
+        push('kept', 1);
+        push('msg', c.keptEnd - 1, 1);
+      }
+      if (n > c.keptEnd) {
+        push('boundary', 1);
+        push('msg', n - c.keptEnd, c.keptEnd);
+      }
+    }
+    this.segments = segs;
+  }
+
+  private count(): number {
+    const last = this.segments[this.segments.length - 1];
+    return last ? last.start + last.length : 0;
+  }
+
+  private item(i: number): Item {
+    for (const s of this.segments) {
+      if (i >= s.start && i < s.start + s.length) {
+        if (s.kind === 'msg' || s.kind === 'cut') return { kind: s.kind, index: s.base + (i - s.start) };
+        return { kind: s.kind } as Item;
+      }
+    }
+    return { kind: 'boundary' };
+  }
+
+  private itemOf(kind: 'msg' | 'cut', index: number): number | null {
+    for (const s of this.segments) if (s.kind === kind && index >= s.base && index < s.base + s.length) return s.start + (index - s.base);
+    return null;
+  }
+
+  private key(i: number): string {
+    const it = this.item(i);
+    return it.kind === 'msg' || it.kind === 'cut' ? `${it.kind}:${it.index}` : it.kind;
+  }
+
+  private async ensure(kind: 'msg' | 'cut', index: number): Promise<void> {
+    const cache = kind === 'msg' ? this.msgs : this.cuts;
+    if (cache.has(index) || !this.info) return;
+    const start = Math.floor(index / PAGE) * PAGE;
+    const tag = `${kind}:${start}`;
+    if (this.inflight.has(tag)) return;
+    this.inflight.add(tag);
+    const gen = this.generation;
+    const leafId = this.info.leafId;
+    try {
+      const r = kind === 'msg' ? await request('getMessages', { leafId, start, count: PAGE }) : await request('getCutEntries', { leafId, start, count: PAGE });
+      if (gen !== this.generation) return;
+      for (const m of r.items) cache.set(m.index, m);
+    } finally {
+      this.inflight.delete(tag);
+    }
+    if (gen !== this.generation) return;
+    const stale = [...this.placeholders].filter((i) => {
+      const it = this.item(i);
+      return it.kind === kind && it.index >= start && it.index < start + PAGE;
+    });
+    for (const i of stale) this.placeholders.delete(i);
+    if (stale.length > 0) this.list.refresh(stale);
+  }
+
+  private renderItem(i: number): HTMLElement {
+    const it = this.item(i);
+    const info = this.info!;
+    switch (it.kind) {
+      case 'msg':
+      case 'cut': {
+        const view = (it.kind === 'msg' ? this.msgs : this.cuts).get(it.index);
+        if (!view) {
+          this.placeholders.add(i);
+          void this.ensure(it.kind, it.index);
+          return h('div', { class: `sl-msg sl-placeholder${it.kind === 'cut' ? ' seg-cut' : ''}` }, h('span', { class: 'sl-muted' }, `#${it.index + 1} loading…`));
+        }
+        return renderMessageRow(view, it.kind === 'msg' ? info.messageCount : (info.compaction?.cutCount ?? 0), this.host.actions);
+      }
+      case 'band': {
+        const c = info.compaction!;
+        const open = this.host.isCutBandOpen();
+        const row = h(
+          'div',
+          { class: `sl-band${open ? ' is-open' : ''}`, role: 'button', 'aria-expanded': String(open) },
+          icon(open ? 'chevron-down' : 'chevron-right'),
+          h('span', { class: 'sl-band-text' }, `${c.cutCount.toLocaleString()} ${c.cutCount === 1 ? 'entry' : 'entries'} not sent — summarised by compaction at ${formatTime(c.timestamp) || c.id}`),
+          h('span', { class: 'sl-muted sl-small' }, open ? ' (click to collapse)' : ' (click to show them)'),
+        );
+        row.addEventListener('click', () => this.toggleBand(!this.host.isCutBandOpen()));
+        return row;
+      }
+      case 'kept': {
+        const c = info.compaction!;
+        return h('div', { class: 'sl-marker sl-marker-kept' }, icon('pass'), ` Kept range: ${c.keptEnd - 1} message${c.keptEnd - 1 === 1 ? '' : 's'} from entry ${c.firstKeptEntryId ?? '?'} up to the compaction, sent verbatim`);
+      }
+      case 'boundary': {
+        const c = info.compaction!;
+        return h('div', { class: 'sl-marker sl-marker-boundary' }, icon('fold-down'), ` Compaction ${c.id} — messages after it`);
+      }
+    }
+  }
+
+  private activate(i: number, row: HTMLElement): void {
+    const it = this.item(i);
+    if (it.kind === 'band') {
+      this.toggleBand(!this.host.isCutBandOpen());
+      return;
+    }
+    const details = [...row.querySelectorAll('details')];
+    if (details.length === 0) return;
+    const open = details.some((d) => !d.open);
+    for (const d of details) d.open = open;
+  }
+
+  private toggleBand(open: boolean): void {
+    const a = this.list.anchor();
+    this.host.setCutBandOpen(open);
+    this.buildSegments();
+    this.list.reset(false);
+    const bandItem = this.segments.find((s) => s.kind === 'band')?.start ?? 0;
+    this.list.scrollToIndex(open ? bandItem : Math.min(a?.index ?? 0, bandItem));
+    this.list.focusIndex(bandItem);
+  }
+
+  private checkPainted(): void {
+    if (this.painted || !this.info) return;
+    if (this.info.messageCount > 0 && this.msgs.size === 0) return;
+    this.painted = true;
+    this.host.onFirstPaint(this.info);
+  }
+
+  private renderRuntime(): void {
+    const info = this.info!;
+    const r = info.runtime;
+    const models = Object.entries(r.models);
+    const el = this.runtimeEl;
+    el.replaceChildren();
+    el.append(
+      h(
+        'div',
+        { class: 'sl-runtime-title' },
+        h('strong', {}, 'Context at '),
+        h('code', { class: 'sl-leaf-id' }, info.leafId ?? '(empty)'),
+        h('span', { class: 'sl-muted' }, ` · ${info.messageCount.toLocaleString()} messages · ≈ ${formatTokens(info.totalTokensEst)} tokens est. · path of ${info.pathLength.toLocaleString()} entries`),
+      ),
+      h(
+        'div',
+        { class: 'sl-runtime-grid' },
+        chip('lightbulb', 'Thinking', r.thinkingLevel),
+        chip('hubot', 'Models', models.length === 0 ? 'none' : models.map(([role, m]) => (role === 'default' ? m : `${role}: ${m}`)).join(', ')),
+        chip('symbol-enum', 'Mode', r.mode),
+        chip('law', 'TTSR rules', r.injectedTtsrRules.length === 0 ? 'none' : String(r.injectedTtsrRules.length)),
+      ),
+    );
+    if (r.modeDataJson || r.injectedTtsrRules.length > 0) {
+      const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, 'Mode data and injected rules'));
+      if (r.modeDataJson) d.append(h('pre', { class: 'sl-pre sl-json' }, r.modeDataJson));
+      if (r.injectedTtsrRules.length > 0) d.append(h('ul', {}, ...r.injectedTtsrRules.map((x) => h('li', {}, x))));
+      el.append(d);
+    }
+  }
+}
+
+function chip(iconName: string, label: string, value: string): HTMLElement {
+  return h('span', { class: 'sl-state' }, icon(iconName), h('span', { class: 'sl-state-label' }, `${label}: `), h('span', { class: 'sl-state-value' }, value));
+}

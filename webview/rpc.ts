@@ -1,0 +1,65 @@
+// The webview side of the protocol: every message from the host is validated before use,
+// requests get an id and a promise that settles with the (validated) result or the host's error.
+import { HostToWebviewSchema, parseResult, type HostToWebview, type Method, type Params, type Result, type WebviewState, type WebviewToHost } from '../src/protocol/messages';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+let nextId = 1;
+const pending = new Map<number, { method: Method; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+const listeners: ((m: Exclude<HostToWebview, { type: 'response' }>) => void)[] = [];
+
+export function post(message: WebviewToHost): void {
+  api.postMessage(message);
+}
+
+export function request<M extends Method>(method: M, params: Params<M>): Promise<Result<M>> {
+  const id = nextId++;
+  return new Promise<Result<M>>((resolve, reject) => {
+    pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+    post({ type: 'request', id, method, params } as WebviewToHost);
+  });
+}
+
+export function onHostMessage(listener: (m: Exclude<HostToWebview, { type: 'response' }>) => void): void {
+  listeners.push(listener);
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = HostToWebviewSchema.safeParse(event.data);
+  if (!parsed.success) {
+    console.error('[session-loom] invalid message from the host', parsed.error.message);
+    return;
+  }
+  const msg = parsed.data;
+  if (msg.type === 'response') {
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (!msg.ok) {
+      p.reject(new Error(msg.error));
+      return;
+    }
+    try {
+      p.resolve(parseResult(p.method, msg.result));
+    } catch (err) {
+      p.reject(new Error(`invalid ${p.method} result: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`));
+    }
+    return;
+  }
+  for (const l of listeners) l(msg);
+});
+
+export function loadState(): WebviewState | null {
+  const s = api.getState();
+  return s && typeof s === 'object' ? (s as WebviewState) : null;
+}
+
+export function saveState(state: WebviewState): void {
+  api.setState(state);
+}

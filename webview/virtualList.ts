@@ -1,0 +1,265 @@
+// A virtual list for rows of varying height: only rows near the viewport exist in the DOM.
+// Heights start as estimates and are replaced by measurements; when a measured row above the
+// viewport changes height, the scroll position is corrected so what the user looks at stays put.
+// Keyboard: Up/Down/Home/End/PageUp/PageDown move the focused row, Enter activates it.
+
+export interface ListSource {
+  count(): number;
+  /** Stable key of row i (heights are remembered per key). */
+  key(i: number): string;
+  estimate(i: number): number;
+  /** Builds row i; may return a placeholder and call `list.refresh()` once its data arrives. */
+  render(i: number): HTMLElement;
+  /** Enter on a focused row. */
+  activate?(i: number, row: HTMLElement): void;
+  /** Called after each layout with the rendered range. */
+  rendered?(first: number, last: number): void;
+}
+
+const OVERSCAN_PX = 600;
+
+export class VirtualList {
+  private readonly spacer: HTMLDivElement;
+  private readonly rows = new Map<number, { key: string; el: HTMLElement }>();
+  private heights = new Map<string, number>();
+  private offsets = new Float64Array(1);
+  private dirty = true;
+  private frame = 0;
+  private focused = -1;
+  private readonly resize: ResizeObserver;
+
+  constructor(
+    readonly viewport: HTMLElement,
+    private readonly source: ListSource,
+  ) {
+    viewport.classList.add('vl-viewport');
+    this.spacer = document.createElement('div');
+    this.spacer.className = 'vl-spacer';
+    viewport.append(this.spacer);
+    viewport.addEventListener('scroll', () => this.schedule());
+    viewport.addEventListener('keydown', (e) => this.onKey(e));
+    this.resize = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        const el = entry.target as HTMLElement;
+        const key = el.dataset.vlKey;
+        if (key === undefined || !el.isConnected) continue;
+        const h = el.offsetHeight;
+        if (h > 0 && this.heights.get(key) !== h) {
+          this.heights.set(key, h);
+          changed = true;
+        }
+      }
+      if (changed) {
+        this.dirty = true;
+        this.schedule();
+      }
+    });
+    new ResizeObserver(() => this.schedule()).observe(viewport);
+  }
+
+  /** Forget every row (new data set); heights are kept only when `keepHeights`. */
+  reset(keepHeights = false): void {
+    for (const { el } of this.rows.values()) {
+      this.resize.unobserve(el);
+      el.remove();
+    }
+    this.rows.clear();
+    if (!keepHeights) this.heights = new Map();
+    this.focused = -1;
+    this.dirty = true;
+    this.layout();
+  }
+
+  /** Re-render rows whose content changed (data arrived), keeping positions. */
+  refresh(indices?: Iterable<number>): void {
+    const which = indices ? [...indices] : [...this.rows.keys()];
+    for (const i of which) {
+      const r = this.rows.get(i);
+      if (!r) continue;
+      this.resize.unobserve(r.el);
+      r.el.remove();
+      this.rows.delete(i);
+    }
+    this.dirty = true;
+    this.layout();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.layout();
+    });
+  }
+
+  private computeOffsets(): void {
+    const n = this.source.count();
+    if (this.offsets.length !== n + 1) this.offsets = new Float64Array(n + 1);
+    let y = 0;
+    for (let i = 0; i < n; i++) {
+      this.offsets[i] = y;
+      y += this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
+    }
+    this.offsets[n] = y;
+    this.spacer.style.height = `${y}px`;
+    this.dirty = false;
+  }
+
+  private indexAt(y: number): number {
+    const n = this.source.count();
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.offsets[mid]! <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return Math.max(0, lo);
+  }
+
+  /** The first row at the top of the viewport and how far the viewport is scrolled into it. */
+  anchor(): { index: number; offset: number } | null {
+    if (this.source.count() === 0) return null;
+    if (this.dirty) this.computeOffsets();
+    const top = this.viewport.scrollTop;
+    const index = this.indexAt(top);
+    return { index, offset: top - this.offsets[index]! };
+  }
+
+  atEnd(): boolean {
+    const v = this.viewport;
+    return v.scrollHeight - v.scrollTop - v.clientHeight < 4;
+  }
+
+  scrollToIndex(index: number, offset = 0): void {
+    if (this.dirty) this.computeOffsets();
+    const n = this.source.count();
+    if (n === 0) return;
+    const i = Math.max(0, Math.min(n - 1, index));
+    this.viewport.scrollTop = this.offsets[i]! + offset;
+    this.layout();
+    // Estimates above the target became measurements: land on the row once more.
+    this.viewport.scrollTop = this.offsets[i]! + offset;
+    this.layout();
+  }
+
+  scrollToEnd(): void {
+    if (this.dirty) this.computeOffsets();
+    this.viewport.scrollTop = this.offsets[this.source.count()]!;
+    this.layout();
+    this.viewport.scrollTop = this.viewport.scrollHeight;
+  }
+
+  /** Places rows for the current scroll position; measures new rows and keeps the anchor still. */
+  layout(): void {
+    const n = this.source.count();
+    for (let pass = 0; pass < 3; pass++) {
+      if (this.dirty) this.computeOffsets();
+      const before = n > 0 ? this.anchor() : null;
+      const top = this.viewport.scrollTop;
+      const bottom = top + this.viewport.clientHeight;
+      const first = n === 0 ? 0 : this.indexAt(Math.max(0, top - OVERSCAN_PX));
+      let last = first - 1;
+      while (last + 1 < n && this.offsets[last + 1]! < bottom + OVERSCAN_PX) last++;
+      for (const [i, r] of this.rows) {
+        if (i < first || i > last || r.key !== this.source.key(i)) {
+          this.resize.unobserve(r.el);
+          r.el.remove();
+          this.rows.delete(i);
+        }
+      }
+      let measuredChange = false;
+      for (let i = first; i <= last; i++) {
+        let r = this.rows.get(i);
+        if (!r) {
+          const key = this.source.key(i);
+          const el = this.source.render(i);
+          el.dataset.vlKey = key;
+          el.dataset.vlIndex = String(i);
+          el.classList.add('vl-row');
+          el.tabIndex = -1;
+          el.style.top = `${this.offsets[i]}px`;
+          this.spacer.append(el);
+          r = { key, el };
+          this.rows.set(i, r);
+          this.resize.observe(el);
+          const h = el.offsetHeight;
+          if (h > 0 && this.heights.get(key) !== h) {
+            this.heights.set(key, h);
+            measuredChange = true;
+          }
+        }
+      }
+      if (measuredChange) {
+        this.computeOffsets();
+        if (before) this.viewport.scrollTop = this.offsets[before.index]! + before.offset;
+      }
+      for (const [i, r] of this.rows) r.el.style.top = `${this.offsets[i]}px`;
+      if (!measuredChange) {
+        this.source.rendered?.(first, last);
+        break;
+      }
+    }
+  }
+
+  rowElement(i: number): HTMLElement | undefined {
+    return this.rows.get(i)?.el;
+  }
+
+  focusIndex(i: number): void {
+    const n = this.source.count();
+    if (n === 0) return;
+    const idx = Math.max(0, Math.min(n - 1, i));
+    this.focused = idx;
+    if (this.dirty) this.computeOffsets();
+    const top = this.offsets[idx]!;
+    const bottom = this.offsets[idx + 1]!;
+    const v = this.viewport;
+    if (top < v.scrollTop) v.scrollTop = top;
+    else if (bottom > v.scrollTop + v.clientHeight) v.scrollTop = Math.min(top, bottom - v.clientHeight);
+    this.layout();
+    this.rowElement(idx)?.focus({ preventScroll: true });
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement;
+    // Keys inside text fields, buttons and summaries keep their own meaning.
+    if (target.closest('input, textarea, select, button, summary, a')) return;
+    const row = target.closest<HTMLElement>('.vl-row');
+    const current = row ? Number(row.dataset.vlIndex) : this.focused >= 0 ? this.focused : (this.anchor()?.index ?? 0);
+    const page = Math.max(1, Math.floor(this.viewport.clientHeight / 80));
+    let next: number | null = null;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = current + 1;
+        break;
+      case 'ArrowUp':
+        next = current - 1;
+        break;
+      case 'PageDown':
+        next = current + page;
+        break;
+      case 'PageUp':
+        next = current - page;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = this.source.count() - 1;
+        break;
+      case 'Enter':
+      case ' ':
+        if (row && this.source.activate) {
+          e.preventDefault();
+          this.source.activate(Number(row.dataset.vlIndex), row);
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    this.focusIndex(next);
+  }
+}
