@@ -21,14 +21,14 @@ export function fileOfNode(node: LoomNode): string | undefined {
   }
 }
 
-function isNode(x: unknown): x is LoomNode {
+export function isLoomNode(x: unknown): x is LoomNode {
   return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string' && 'id' in x;
 }
 
 function fileOfArg(arg: unknown): string | undefined {
   if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : undefined;
   if (typeof arg === 'string') return path.resolve(arg);
-  if (isNode(arg)) return fileOfNode(arg);
+  if (isLoomNode(arg)) return fileOfNode(arg);
   return undefined;
 }
 
@@ -49,7 +49,7 @@ export function targetFiles(provider: SessionsTreeProvider, arg: unknown, select
 
 /** An entry target: a tree entry node, or (fileUri, entryId) from another command. */
 export function targetEntry(provider: SessionsTreeProvider, arg: unknown, second: unknown): { file: string; entryId: string } | undefined {
-  if (isNode(arg) && arg.kind === 'entry') return { file: arg.session.file, entryId: arg.entryId };
+  if (isLoomNode(arg) && arg.kind === 'entry') return { file: arg.session.file, entryId: arg.entryId };
   const file = fileOfArg(arg);
   if (file && typeof second === 'string') return { file, entryId: second };
   const sel = provider.treeView?.selection.find((n) => n.kind === 'entry');

@@ -2,6 +2,7 @@
 // and migrates files); when those are not installed yet the user gets a clear message instead
 // of a "command not found" error.
 import * as vscode from 'vscode';
+import { isLoomNode, fileOfNode } from '../commands/targets';
 
 export const VIEW_TYPE = 'sessionLoom.sessionEditor';
 
@@ -13,9 +14,20 @@ async function commandExists(id: string): Promise<boolean> {
 export function targetUri(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   if (typeof arg === 'string' && arg !== '') return vscode.Uri.file(arg);
+  // A Sessions-view node, when the command runs from the view's context menu.
+  if (isLoomNode(arg)) {
+    const file = fileOfNode(arg);
+    return file ? vscode.Uri.file(file) : undefined;
+  }
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   if (tab instanceof vscode.TabInputCustom || tab instanceof vscode.TabInputText) return tab.uri;
   return vscode.window.activeTextEditor?.document.uri;
+}
+
+/** The entry a command applies to: an explicit id, or the Sessions-view entry node it was invoked on. */
+export function targetEntryId(arg: unknown, entryId: unknown): string | undefined {
+  if (typeof entryId === 'string') return entryId;
+  return isLoomNode(arg) && arg.kind === 'entry' ? arg.entryId : undefined;
 }
 
 /** Raw JSONL in the text editor, optionally at a 1-based line (diagnostics jump here). */

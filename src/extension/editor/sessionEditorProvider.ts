@@ -4,7 +4,7 @@
 // under roots the user configured through a one-time reopen (see defaultOpen.ts).
 import * as vscode from 'vscode';
 import { EditorPanel } from './editorPanel';
-import { openRawJsonl, revealInSessions, targetUri, VIEW_TYPE } from './editorCommands';
+import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
 import { webviewHtml } from './webviewHtml';
@@ -31,7 +31,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
         if (uri) await openRawJsonl(uri, typeof line === 'number' ? line : null);
       }),
       vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown) =>
-        provider.previewContextAt(targetUri(file), typeof entryId === 'string' ? entryId : undefined),
+        provider.previewContextAt(targetUri(file), targetEntryId(file, entryId)),
       ),
       vscode.commands.registerCommand('sessionLoom.revealInSessions', async (file?: unknown, entryId?: unknown) => {
         const uri = targetUri(file);
