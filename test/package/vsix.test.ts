@@ -3,7 +3,8 @@
 // restores the development build the other suites use.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
@@ -40,6 +41,8 @@ describe('VSIX contents (vsce ls)', () => {
     'dist/codicons/codicon.ttf',
     'media/activity.svg',
     'media/icon.png',
+    // README images resolve relative to the installed extension, so the screenshots ship.
+    'docs/screenshots/editor-dark.png',
   ];
   if (existsSync(join(root, 'webview', 'main.ts'))) required.push('dist/webview/main.js');
 
@@ -58,5 +61,29 @@ describe('VSIX contents (vsce ls)', () => {
         f.endsWith('.ts'),
     );
     assert.deepEqual(forbidden, []);
+  });
+
+  it('npm run package builds a .vsix that VS Code 1.100 installs', (t) => {
+    const server = join(root, '.vscode-test', 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+    if (!existsSync(server)) {
+      // The integration step installs code-server; `npm test` runs this suite after it.
+      t.skip('code-server is not installed yet (run test/integration/setup.mjs)');
+      return;
+    }
+    const vsix = join(root, 'dist-vsix', 'session-loom.vsix');
+    rmSync(vsix, { force: true });
+    run('npm', ['run', '--silent', 'package']);
+    assert.ok(existsSync(vsix), 'npm run package wrote no dist-vsix/session-loom.vsix');
+    const extensionsDir = mkdtempSync(join(tmpdir(), 'loom-vsix-'));
+    try {
+      const out = run(process.execPath, [server, '--install-extension', vsix, '--extensions-dir', extensionsDir]);
+      assert.match(out, /successfully installed/i);
+      const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+      const installed = readdirSync(extensionsDir).find((d) => d === `session-loom.session-loom-${pkg.version}`);
+      assert.ok(installed, `not installed: ${readdirSync(extensionsDir).join(', ')}`);
+      assert.ok(existsSync(join(extensionsDir, installed, 'dist', 'extension.js')));
+    } finally {
+      rmSync(extensionsDir, { recursive: true, force: true });
+    }
   });
 });
