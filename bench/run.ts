@@ -3,6 +3,7 @@
 // measured in the same run (read the file, split lines, JSON.parse each). Every measurement runs
 // in a fresh child process so peak RSS belongs to that measurement alone.
 import { execFileSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,16 +21,33 @@ interface Measure {
   messages?: number;
 }
 
-const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+// `BENCH_SIZES=100000 npm run bench` (or `npm run bench -- --sizes 100000`) measures only some sizes.
+const sizesArg = process.argv.indexOf('--sizes');
+const SIZES = (sizesArg !== -1 ? process.argv[sizesArg + 1]! : (process.env.BENCH_SIZES ?? '10000,100000,1000000')).split(',').map(Number);
 const dir = mkdtempSync(join(tmpdir(), 'session-loom-bench-'));
 
-function measure(mode: 'baseline' | 'core', file: string, reps: number): Measure {
-  const out = execFileSync(
-    process.execPath,
-    ['--expose-gc', '--max-old-space-size=16384', '--import', 'tsx', join(__dirname, 'measure.ts'), mode, file, String(reps)],
-    { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+// The measured processes run a bundle under plain `node`: no TypeScript loader (tsx) in them,
+// whose own ~35 MB would otherwise count as the core's memory.
+const worker = join(__dirname, 'out', 'measure.js');
+buildSync({ entryPoints: [join(__dirname, 'measure.ts')], outfile: worker, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+
+function run(flags: string[], mode: 'baseline' | 'core', file: string, reps: number): Measure {
+  const out = execFileSync(process.execPath, [...flags, worker, mode, file, String(reps)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as Measure;
+}
+
+/**
+ * Times come from a run of `reps` repetitions (--expose-gc, so each starts from a collected heap);
+ * memory from a separate single run with no node flags at all: exactly the process a user gets.
+ */
+function measure(mode: 'baseline' | 'core', file: string, reps: number): Measure {
+  const timed = run(['--expose-gc'], mode, file, reps);
+  const mem = run([], mode, file, 1);
+  return { ...timed, peakRssMB: mem.peakRssMB, idleRssMB: mem.idleRssMB };
 }
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
@@ -46,7 +64,7 @@ try {
     const gen = generateSession(file, n);
     const genMs = performance.now() - g0;
     const mb = gen.bytes / 1048576;
-    const reps = n <= 100_000 ? 3 : 1;
+    const reps = n <= 10_000 ? 10 : n <= 100_000 ? 3 : 1;
     process.stderr.write(`generated ${n} entries (${f1(mb)} MB, ${gen.compactions} compactions, ${gen.branches} side branches) in ${f1(genMs / 1000)} s; measuring…\n`);
     const base = measure('baseline', file, reps);
     const core = measure('core', file, reps);
@@ -57,9 +75,11 @@ try {
     const rssDeltaRatio = rssDelta / mb;
     const okLoad = loadRatio <= 2;
     const okCtx = ctxRatio < 1 / 20;
-    // Peak RSS target: absolute peak < 4× file; for files far smaller than the runtime itself
-    // (~50 MB of node + tsx), the growth over the idle process is what the core costs.
-    const okRss = rssRatio < 4 || rssDeltaRatio < 4;
+    // Peak memory target, judged on what loading costs: peak RSS − the same process's idle RSS
+    // right before loading (node itself plus the loaded code is ~50 MB, already more than 4× a
+    // 4.6 MB file). The absolute ratio is printed next to it with its own verdict, never hidden.
+    const okRss = rssDeltaRatio < 4;
+    const okRssAbs = rssRatio < 4;
     allOk &&= okLoad && okCtx && okRss;
     rows.push([
       String(n),
@@ -69,8 +89,9 @@ try {
       `${f2(loadRatio)} ${verdict(okLoad)}`,
       `${f1(core.ctxMs!)} (${core.messages} msgs, depth ${core.depth})`,
       `${f2(ctxRatio * 100)}% ${verdict(okCtx)}`,
-      `${f1(core.peakRssMB)} (base ${f1(base.peakRssMB)})`,
-      `${f2(rssRatio)} / Δ${f2(rssDeltaRatio)} ${verdict(okRss)}`,
+      `${f1(core.idleRssMB)} → ${f1(core.peakRssMB)} (base ${f1(base.idleRssMB)} → ${f1(base.peakRssMB)})`,
+      `${f2(rssRatio)} ${okRssAbs ? 'pass' : 'fail'}`,
+      `${f2(rssDeltaRatio)} (base ${f2((base.peakRssMB - base.idleRssMB) / mb)}) ${verdict(okRss)}`,
     ]);
     rmSync(file, { force: true });
   }
@@ -78,12 +99,28 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const head = ['entries', 'file MB', 'baseline ms', 'load+index ms', 'load/base (≤2×)', 'context@deepest ms', 'ctx/load (<5%)', 'peak RSS MB', 'RSS/file (<4×)'];
+const head = [
+  'entries',
+  'file MB',
+  'baseline ms',
+  'load+index ms',
+  'load/base (≤2×)',
+  'context@deepest ms',
+  'ctx/load (<5%)',
+  'RSS MB idle → peak',
+  'peak/file (info)',
+  '(peak − idle)/file (<4×)',
+];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]): string => '| ' + cells.map((c, i) => pad(c, widths[i]!)).join(' | ') + ' |';
 console.log(line(head));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 for (const r of rows) console.log(line(r));
-console.log(`\nbaseline = readFileSync + split('\\n') + JSON.parse per line; times are the best of ${SIZES.some((n) => n <= 100_000) ? '3 runs (≤100k) / 1 run (1M)' : '1 run'}; each measurement in a fresh process.`);
-console.log('RSS/file: absolute peak RSS ÷ file size, and Δ = (peak − idle process RSS) ÷ file size.');
+console.log(`\nbaseline = readFileSync + split('\\n') + JSON.parse per line; times are the best of 10 runs (10k) / 3 runs (100k) / 1 run (1M), in a process run with --expose-gc (a gc() before each run).`);
+console.log(
+  'Memory: one run per mode in a fresh `node` with no flags (no --expose-gc, no heap-size flags), running a bundled worker (no TypeScript loader).\n' +
+    'idle = that process\'s RSS right before loading; peak = its maxRSS (load+index and one context build; baseline: read+split+parse).\n' +
+    'The target "peak memory under 4× the file size" is judged on (peak − idle)/file, the memory loading costs; peak/file is the absolute ratio,\n' +
+    'shown for information (its verdict is lower-case): node plus the loaded code already take ~50 MB, more than 4× a small file.',
+);
 console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');

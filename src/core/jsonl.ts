@@ -7,7 +7,6 @@
 //
 // Fast path = one `JSON.parse` per line. Everything else (glued-record recovery, diagnostics) runs
 // only on lines that fail to parse.
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from './diagnostics';
 
@@ -232,46 +231,70 @@ export function parseJsonlLenient(input: string | Uint8Array): JsonlParseResult 
   return p.result;
 }
 
-/** Streams a file; never holds more than one chunk plus the current line in memory. */
+const CHUNK = 1 << 16;
+
+/**
+ * Streams a file; never holds more than one chunk plus the current line in memory.
+ *
+ * One read buffer is reused for the whole file (a read stream would allocate a fresh 1 MB Buffer
+ * per chunk, and those stay in RSS until a GC finds them). That is safe because nothing keeps a
+ * reference into it: every line is decoded to a new string before the next read. A line that
+ * spans reads is gathered in a carry buffer that only grows (to the longest such line).
+ */
 export async function readJsonlFile(path: string): Promise<JsonlParseResult> {
   const p = new LineParser();
-  let pending: Buffer[] = [];
-  let pendingLen = 0;
-  let pendingStart = 0; // absolute offset of the first pending byte
+  const fh = await open(path, 'r');
+  const chunk = Buffer.allocUnsafeSlow(CHUNK);
+  let carry: Buffer | null = null;
+  let carryLen = 0;
+  let carryStart = 0; // absolute offset of the first carried byte
   let abs = 0; // absolute offset of the current chunk
   let lastByte = -1;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let s = 0;
+  try {
     for (;;) {
-      const nl = chunk.indexOf(LF, s);
-      if (nl === -1) break;
-      if (pendingLen > 0) {
-        pending.push(chunk.subarray(s, nl));
-        const line = Buffer.concat(pending, pendingLen + (nl - s));
-        p.line(line, 0, line.length, pendingStart, true);
-        pending = [];
-        pendingLen = 0;
-      } else {
-        p.line(chunk, s, nl, abs + s, true);
+      const { bytesRead: got } = await fh.read(chunk, 0, CHUNK, abs);
+      if (got === 0) break;
+      let s = 0;
+      for (;;) {
+        const nl = chunk.indexOf(LF, s);
+        if (nl === -1 || nl >= got) break;
+        if (carryLen > 0) {
+          carry = appendTo(carry!, carryLen, chunk, s, nl);
+          carryLen += nl - s;
+          p.line(carry, 0, carryLen, carryStart, true);
+          carryLen = 0;
+        } else {
+          p.line(chunk, s, nl, abs + s, true);
+        }
+        s = nl + 1;
       }
-      s = nl + 1;
+      if (s < got) {
+        if (carryLen === 0) carryStart = abs + s;
+        carry = appendTo(carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), carryLen, chunk, s, got);
+        carryLen += got - s;
+      }
+      abs += got;
+      lastByte = chunk[got - 1]!;
     }
-    if (s < chunk.length) {
-      if (pendingLen === 0) pendingStart = abs + s;
-      pending.push(chunk.subarray(s));
-      pendingLen += chunk.length - s;
-    }
-    abs += chunk.length;
-    if (chunk.length > 0) lastByte = chunk[chunk.length - 1]!;
+  } finally {
+    await fh.close();
   }
-  if (pendingLen > 0) {
-    const line = Buffer.concat(pending, pendingLen);
-    p.line(line, 0, line.length, pendingStart, false);
-  }
+  if (carryLen > 0) p.line(carry!, 0, carryLen, carryStart, false);
   p.result.bytes = abs;
   p.result.endsWithNewline = abs === 0 || lastByte === LF;
   return p.result;
+}
+
+/** Copies `src[s, e)` to `dst` at `at`, growing `dst` (doubling) when needed; returns the buffer to use. */
+function appendTo(dst: Buffer, at: number, src: Buffer, s: number, e: number): Buffer {
+  const need = at + (e - s);
+  if (need > dst.length) {
+    const grown = Buffer.allocUnsafeSlow(Math.max(need, dst.length * 2));
+    dst.copy(grown, 0, 0, at);
+    dst = grown;
+  }
+  src.copy(dst, at, s, e);
+  return dst;
 }
 
 /**
