@@ -49,6 +49,24 @@ export function parse<O extends Options>(argv: string[], options: O): { values: 
   }
 }
 
+/**
+ * The start of every `<file>` subcommand: parse the options, answer --help (null: the usage was
+ * printed, exit 0), and check that the first positional is an existing file.
+ */
+export async function parseFileCommand<O extends Options>(
+  argv: string[],
+  options: O,
+  usage: string,
+  io: Io,
+): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string } | null> {
+  const { values, positionals } = parse(argv, options);
+  if (values.help) {
+    io.out(usage + '\n');
+    return null;
+  }
+  return { values, positionals, file: await requireFile(positionals[0], usage) };
+}
+
 /** The session file argument must exist and be a file (a missing file is an error, not an empty session). */
 export async function requireFile(path: string | undefined, usage: string): Promise<string> {
   if (!path) throw new UsageError(`missing <file>\n${usage}`);

@@ -17,6 +17,7 @@ import { encodeCwd } from './cwd';
 import { generateEntryId } from './ids';
 import { loadSessionFromText, type LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
+import { rewriteSegments } from './rewriteSegments';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import type { SessionStorage, SessionStorageWriter } from './storage';
 import { FileSessionStorage } from './storage-file';
@@ -69,20 +70,12 @@ function sessionDirFor(cwd: string, o: SessionManagerOptions): string {
  */
 function rebuildPreserving(original: Buffer, loaded: LoadedSession): Buffer {
   const parts: Buffer[] = [];
-  let pos = 0;
-  const put = (start: number, end: number, text: string): void => {
-    const gap = original.subarray(pos, start);
-    if (pos > 0 && gap.length === 0) parts.push(Buffer.from('\n'));
-    parts.push(gap, Buffer.from(text, 'utf8'));
-    pos = end;
-  };
-  if (loaded.headerRange) put(loaded.headerRange.start, loaded.headerRange.end, JSON.stringify(loaded.header));
-  for (let i = 0; i < loaded.entries.length; i++) {
-    const s = loaded.entryStarts[i]!;
-    const e = loaded.entryEnds[i]!;
-    put(s, e, loaded.changed?.[i] ? JSON.stringify(loaded.entries[i]) : original.toString('utf8', s, e));
+  for (const seg of rewriteSegments(loaded, original.length)) {
+    if (seg.kind === 'copy') parts.push(original.subarray(seg.start, seg.end));
+    else if (seg.kind === 'newline') parts.push(Buffer.from('\n'));
+    else if (seg.kind === 'header') parts.push(Buffer.from(JSON.stringify(loaded.header), 'utf8'));
+    else parts.push(loaded.changed?.[seg.index] ? Buffer.from(JSON.stringify(loaded.entries[seg.index]), 'utf8') : original.subarray(seg.start, seg.end));
   }
-  parts.push(original.subarray(pos));
   return Buffer.concat(parts);
 }
 

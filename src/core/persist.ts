@@ -36,21 +36,24 @@ export function truncateForPersist<T>(value: T): T {
   return walk(value, undefined) as T;
 }
 
+/** `items.map(fn)`, but the input array itself when `fn` changed nothing (copy on first change). */
+function mapArrayOnWrite(items: unknown[], fn: (item: unknown) => unknown): unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const n = fn(items[i]);
+    if (n !== items[i]) {
+      out ??= items.slice();
+      out[i] = n;
+    }
+  }
+  return out ?? items;
+}
+
 function walk(v: unknown, key: string | undefined): unknown {
   if (typeof v === 'string') return truncateString(v, key);
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | null = null;
-    for (let i = 0; i < v.length; i++) {
-      // items inherit the array's key, as upstream does (a signature array stays a signature)
-      const n = walk(v[i], key);
-      if (n !== v[i]) {
-        out ??= v.slice();
-        out[i] = n;
-      }
-    }
-    return out ?? v;
-  }
+  // items inherit the array's key, as upstream does (a signature array stays a signature)
+  if (Array.isArray(v)) return mapArrayOnWrite(v, (item) => walk(item, key));
   const obj = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
   for (const k of Object.keys(obj)) {
@@ -94,16 +97,7 @@ function collectImages(v: unknown, key: string | undefined, found: Set<string>):
 function replaceImages(v: unknown, key: string | undefined, refs: Map<string, string>): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
-    let out: unknown[] | null = null;
-    for (let i = 0; i < v.length; i++) {
-      const item = v[i];
-      const n = key === 'content' && isInlineBigImage(item) ? { ...item, data: refs.get(item.data)! } : replaceImages(item, key, refs);
-      if (n !== item) {
-        out ??= v.slice();
-        out[i] = n;
-      }
-    }
-    return out ?? v;
+    return mapArrayOnWrite(v, (item) => (key === 'content' && isInlineBigImage(item) ? { ...item, data: refs.get(item.data)! } : replaceImages(item, key, refs)));
   }
   const obj = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;

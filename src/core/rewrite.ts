@@ -13,6 +13,7 @@ import { writeFileAtomicStream, type ByteSink } from './storage-file';
 import type { StorageFaults } from './storage';
 import type { LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
+import { rewriteSegments } from './rewriteSegments';
 import type { BlobStore } from './blobs';
 import type { SessionEntry, SessionHeader } from './schemas';
 import { CURRENT_SESSION_VERSION } from './schemas';
@@ -111,25 +112,20 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
     await writeFileAtomicStream(
       path,
       async (write) => {
-        let pos = 0; // next original byte not yet emitted
-        let prevLine = -1;
-        const emit = async (start: number, end: number, line: number, text: string | null): Promise<void> => {
-          await copyRange(fh, pos, start, write); // the gap, verbatim
-          if (line === prevLine) await write(NL); // glued on one line: the rewrite splits them
-          if (text === null) await copyRange(fh, start, end, write);
-          else await write(Buffer.from(text, 'utf8'));
-          pos = end;
-          prevLine = line;
-        };
-        await emit(hr.start, hr.end, loaded.headerLine, headerChanged ? JSON.stringify(loaded.header) : null);
-        for (let i = 0; i < n; i++) {
-          const reser = loaded.changed?.[i] === true;
-          const text = reser ? JSON.stringify(await prepareEntryForPersist(loaded.entries[i], opts.blobs)) : null;
-          await emit(loaded.entryStarts[i]!, loaded.entryEnds[i]!, loaded.entryLines[i]!, text);
-          if (reser) counts.reserialised++;
-          else counts.copied++;
+        for (const seg of rewriteSegments(loaded, st.size)) {
+          if (seg.kind === 'copy') await copyRange(fh, seg.start, seg.end, write);
+          else if (seg.kind === 'newline') await write(NL);
+          else if (seg.kind === 'header') {
+            if (headerChanged) await write(Buffer.from(JSON.stringify(loaded.header), 'utf8'));
+            else await copyRange(fh, seg.start, seg.end, write);
+          } else if (loaded.changed?.[seg.index] === true) {
+            await write(Buffer.from(JSON.stringify(await prepareEntryForPersist(loaded.entries[seg.index], opts.blobs)), 'utf8'));
+            counts.reserialised++;
+          } else {
+            await copyRange(fh, seg.start, seg.end, write);
+            counts.copied++;
+          }
         }
-        await copyRange(fh, pos, st.size, write); // trailing bytes: final newline, torn tail…
         if (loaded.entries.length > n) {
           if (!loaded.endsWithNewline) await write(NL);
           for (let i = n; i < loaded.entries.length; i++) {

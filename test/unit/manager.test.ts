@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadSessionFile } from '../../src/core/load';
 import { SessionManager, SessionFileError } from '../../src/core/manager';
 import { MemorySessionStorage } from '../../src/core/storage-memory';
 import { FileSessionStorage } from '../../src/core/storage-file';
@@ -307,4 +308,20 @@ test('rewriteMigrated: false leaves a v1 file untouched', async () => {
   const m = await SessionManager.open(p, { rewriteMigrated: false });
   assert.equal(m.getHeader().version, 3);
   assert.deepEqual(readFileSync(p), before);
+});
+
+test('open separates records glued on one line even with a space between them (the same layout as the guarded rewrite)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-mgr-glued-'));
+  const p = join(dir, 's.jsonl');
+  const lines = readFileSync(fixture('upstream', 'pi-session.v1.glued-records.jsonl'), 'utf8').split('\n');
+  assert.ok(lines[10]!.includes('}{'), 'line 11 holds the glued pair');
+  lines[10] = lines[10]!.replace('}{', '} {');
+  writeFileSync(p, lines.join('\n'));
+  const before = await loadSessionFile(p);
+  assert.ok(before.diagnostics.some((d) => d.kind === 'glued-records'));
+  const m = await SessionManager.open(p);
+  const after = await loadSessionFile(p);
+  assert.equal(after.entries.length, m.getEntries().length);
+  assert.deepEqual(after.diagnostics.filter((d) => d.kind === 'glued-records'), [], 'the rewrite split the glued pair');
+  assert.ok(readFileSync(p, 'utf8').split('\n').some((l) => l.endsWith('} ')), 'the space between the records is kept, before the new line break');
 });

@@ -7,7 +7,7 @@ import { openSessionDocument, type SessionDocument } from '../../core/document';
 import type { SessionEntry } from '../../core/schemas';
 import { contentText } from '../../core/stats';
 import type { TreeIndex } from '../../core/tree';
-import { blobStoreOf, CliError, parse, requireFile, UsageError, writeJson, type Io } from '../util';
+import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]',
@@ -16,6 +16,12 @@ export const USAGE = {
   ls: 'usage: session-loom ls [--root <dir>]... [--json] [--pretty]',
   doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]',
 };
+
+/** The session document, with image references resolved from `--blobs <dir>` when given. */
+async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
+  const store = blobStoreOf(blobs);
+  return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
+}
 
 function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
   for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${formatDiagnostic(file, d)}\n`);
@@ -44,11 +50,10 @@ async function resolveImages(messages: ContextMessage[], store: BlobStore): Prom
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.context + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.context);
-  const store = blobStoreOf(values.blobs);
-  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
+  if (!args) return 0;
+  const { values, file } = args;
+  const { doc, store } = await openWithBlobs(file, values.blobs);
   let leaf: string | null | undefined = undefined;
   if (values.leaf === 'null') leaf = null;
   else if (typeof values.leaf === 'string') {
@@ -63,11 +68,10 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function entriesCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.entries + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.entries);
-  const store = blobStoreOf(values.blobs);
-  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
+  if (!args) return 0;
+  const { values, file } = args;
+  const { doc } = await openWithBlobs(file, values.blobs);
   writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
   return 0;
 }
@@ -165,9 +169,9 @@ function printSegments(io: Io, roots: Segment[]): void {
 }
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.tree + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.tree);
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
+  if (!args) return 0;
+  const { values, file } = args;
   const doc = await openSessionDocument(file);
   const roots = buildSegments(doc.tree);
   if (values.json) {
@@ -209,11 +213,10 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
 // ---- doctor ----
 
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.doctor + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.doctor);
-  const store = blobStoreOf(values.blobs);
-  const doc = await openSessionDocument(file, store ? { blobs: store } : {});
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
+  if (!args) return 0;
+  const { values, file } = args;
+  const { doc } = await openWithBlobs(file, values.blobs);
   const diagnostics = doc.diagnostics.map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;

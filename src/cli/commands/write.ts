@@ -9,7 +9,7 @@ import { assertNotLive } from '../../core/rewrite-guard';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/title';
 import { buildTreeIndex } from '../../core/tree';
-import { CliError, parse, requireFile, UsageError, writeJson, type Io } from '../util';
+import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
   migrate: 'usage: session-loom migrate <file> [--dry-run] [--backup] [--force]',
@@ -23,9 +23,9 @@ function refused(file: string, e: unknown): never {
 }
 
 export async function migrateCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.migrate + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.migrate);
+  const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io);
+  if (!args) return 0;
+  const { values, file } = args;
   const loaded = await loadSessionFile(file);
   if (loaded.readOnlyReason) throw new CliError(`cannot migrate: ${loaded.readOnlyReason}`, file, loaded.headerLine || 1);
   const m = loaded.migration;
@@ -58,9 +58,9 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function relabelCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.relabel + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.relabel);
+  const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io);
+  if (!args) return 0;
+  const { values, positionals, file } = args;
   const target = positionals[1];
   if (!target) throw new UsageError(`missing <entryId>\n${USAGE.relabel}`);
   const raw = positionals[2];
@@ -93,9 +93,9 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function titleCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } });
-  if (values.help) return (io.out(USAGE.title + '\n'), 0);
-  const file = await requireFile(positionals[0], USAGE.title);
+  const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io);
+  if (!args) return 0;
+  const { values, positionals, file } = args;
   const raw = positionals[1];
   if (raw === undefined) throw new UsageError(`missing <title>\n${USAGE.title}`);
   if (positionals.length > 2) throw new UsageError(`too many arguments (quote the title)\n${USAGE.title}`);

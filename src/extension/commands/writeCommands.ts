@@ -25,6 +25,13 @@ function readOnly(action: string, file: string, loaded: LoadedSession): boolean 
   return true;
 }
 
+/** The one session file a write command acts on, in a trusted workspace (else says why and gives undefined). */
+function oneSessionToWrite(provider: SessionsTreeProvider, arg: unknown, action: string): string | undefined {
+  const file = targetFiles(provider, arg, undefined)[0];
+  if (!file) return void prompts.error(`${action}: select a session in the Sessions view.`);
+  return requireTrust(action) ? file : undefined;
+}
+
 // ---------- relabel ----------
 
 /** Appends one `label` entry (Part A taxonomy: `label` absent clears). Returns the entry, if written. */
@@ -79,9 +86,8 @@ async function storedHeader(file: string): Promise<SessionHeader | undefined> {
 
 export async function setSessionTitle(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
   const action = 'Set Session Title';
-  const file = targetFiles(provider, arg, undefined)[0];
-  if (!file) return void prompts.error(`${action}: select a session in the Sessions view.`);
-  if (!requireTrust(action)) return undefined;
+  const file = oneSessionToWrite(provider, arg, action);
+  if (!file) return undefined;
   const loaded = await loadSessionFile(file);
   if (readOnly(action, file, loaded)) return undefined;
   const raw = await prompts.input({
@@ -208,9 +214,8 @@ async function recoveredSession(file: string, loaded: LoadedSession): Promise<{ 
 /** Writes the recoverable part of a damaged session to a new file next to it; the original is untouched. */
 export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
   const action = 'Repair into New File';
-  const file = targetFiles(provider, arg, undefined)[0];
-  if (!file) return void prompts.error(`${action}: select a session in the Sessions view.`);
-  if (!requireTrust(action)) return undefined;
+  const file = oneSessionToWrite(provider, arg, action);
+  if (!file) return undefined;
   const loaded = await loadSessionFile(file);
   if (loaded.header && loaded.originalVersion > CURRENT_SESSION_VERSION) {
     return void prompts.error(`${action}: ${path.basename(file)} is version ${loaded.originalVersion}, newer than ${CURRENT_SESSION_VERSION}; it is never rewritten.`);

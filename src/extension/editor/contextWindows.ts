@@ -5,7 +5,7 @@
 import { buildSessionContext, entryToMessage, type SessionContext } from '../../core/context';
 import type { SessionEntry } from '../../core/schemas';
 import type { ContextInfo, MessageView } from '../../protocol/messages';
-import { estimateTokens, messageParts } from './messageView';
+import { estimateTokens, messageParts, type MessageParts } from './messageView';
 import type { SessionSnapshot } from './sessionSnapshot';
 
 type Obj = Record<string, unknown>;
@@ -29,6 +29,29 @@ function entryTimestamp(e: SessionEntry | undefined, m?: Obj): string | null {
   if (typeof ts === 'string') return ts;
   const mt = m?.timestamp;
   return typeof mt === 'number' && Number.isFinite(mt) ? new Date(mt).toISOString() : null;
+}
+
+/** A message row of the preview (kept, summary or cut): the message's parts plus where it sits. */
+function messageRow(
+  parts: MessageParts,
+  at: Pick<MessageView, 'index' | 'entryId' | 'timestamp' | 'tokensEst' | 'cumulativeTokensEst' | 'segment'>,
+  callIndex: number | null,
+): MessageView {
+  return {
+    index: at.index,
+    entryId: at.entryId,
+    role: parts.role,
+    subtitle: parts.subtitle,
+    badges: parts.badges,
+    timestamp: at.timestamp,
+    tokensEst: at.tokensEst,
+    cumulativeTokensEst: at.cumulativeTokensEst,
+    segment: at.segment,
+    toolResult: parts.toolResult ? { ...parts.toolResult, callIndex } : null,
+    usage: parts.usage,
+    hiddenFromUser: parts.hiddenFromUser,
+    blocks: parts.blocks,
+  };
 }
 
 export class ContextWindows {
@@ -139,21 +162,8 @@ export class ContextWindows {
         }
       }
       const segment: MessageView['segment'] = ctx.compaction === null ? 'plain' : i === 0 ? 'summary' : i < lc.keptEnd ? 'kept' : 'after';
-      out.push({
-        index: i,
-        entryId,
-        role: parts.role,
-        subtitle: parts.subtitle,
-        badges: parts.badges,
-        timestamp: entryTimestamp(entry, m),
-        tokensEst: lc.tokens[i]!,
-        cumulativeTokensEst: lc.cumulative[i]!,
-        segment,
-        toolResult: parts.toolResult ? { ...parts.toolResult, callIndex: lc.callIndex.get(parts.toolResult.callId) ?? null } : null,
-        usage: parts.usage,
-        hiddenFromUser: parts.hiddenFromUser,
-        blocks: parts.blocks,
-      });
+      const callIndex = parts.toolResult ? (lc.callIndex.get(parts.toolResult.callId) ?? null) : null;
+      out.push(messageRow(parts, { index: i, entryId, timestamp: entryTimestamp(entry, m), tokensEst: lc.tokens[i]!, cumulativeTokensEst: lc.cumulative[i]!, segment }, callIndex));
     }
     return out;
   }
@@ -172,21 +182,7 @@ export class ContextWindows {
         const parts = messageParts(m, entryId);
         const tokensEst = estimateTokens(m);
         running += tokensEst;
-        out.push({
-          index: i,
-          entryId,
-          role: parts.role,
-          subtitle: parts.subtitle,
-          badges: parts.badges,
-          timestamp: entryTimestamp(entry, m),
-          tokensEst,
-          cumulativeTokensEst: running,
-          segment: 'cut',
-          toolResult: parts.toolResult ? { ...parts.toolResult, callIndex: null } : null,
-          usage: parts.usage,
-          hiddenFromUser: parts.hiddenFromUser,
-          blocks: parts.blocks,
-        });
+        out.push(messageRow(parts, { index: i, entryId, timestamp: entryTimestamp(entry, m), tokensEst, cumulativeTokensEst: running, segment: 'cut' }, null));
       } else {
         const { id: _id, parentId: _p, type, timestamp: _t, ...rest } = (entry ?? { type: 'missing' }) as Obj;
         out.push({

@@ -213,6 +213,16 @@ describe('session editor', function () {
     await sleep(1500);
     await waitForPreview(file);
     await screenshot('editor-compaction-light');
+
+    // High contrast: every boundary must come from the contrast borders, not from fills.
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default High Contrast', vscode.ConfigurationTarget.Global);
+    await sleep(1500);
+    await waitForPreview(file);
+    await screenshot('editor-compaction-hc');
+    await click(`${app(file)} .sl-band`);
+    await frameText(`${app(file)} .sl-messages .sl-msg.seg-cut`);
+    await screenshot('editor-compaction-band-open-hc');
+    await click(`${app(file)} .sl-band`);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     await sleep(800);
   });
