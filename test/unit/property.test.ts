@@ -87,3 +87,35 @@ test('the parser and loader never throw on arbitrary input', () => {
     { numRuns: 1000 },
   );
 });
+
+test('through the real write paths: loadSessionFile(writeNewSessionFile(entries)) deep-equals the prepared entries, and a full rewrite keeps every byte', async () => {
+  const { mkdtempSync, readFileSync, rmSync, statSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { writeNewSessionFile, rewriteSessionFile } = await import('../../src/core/rewrite');
+  const { loadSessionFile } = await import('../../src/core/load');
+  const dir = mkdtempSync(join(tmpdir(), 'loom-prop-'));
+  let n = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entryArb, { maxLength: 15 }), async (raw) => {
+        const file = join(dir, `s${n++}.jsonl`);
+        const header = { type: 'session', version: 3, id: `s${n}` } as SessionHeader;
+        const entries = raw.map((e, i) => ({ ...e, id: `${i}`.padStart(8, '0'), parentId: i === 0 ? null : `${i - 1}`.padStart(8, '0') })) as unknown as SessionEntry[];
+        await writeNewSessionFile(file, header, entries);
+        const loaded = await loadSessionFile(file);
+        assert.deepEqual(loaded.header, header);
+        assert.deepEqual(loaded.entries, JSON.parse(JSON.stringify(entries.map((e) => truncateForPersist(e)))));
+        assert.equal(loaded.diagnostics.length, 0);
+        // A full rewrite of an unchanged session is byte-identical (Part C §7: keep what we do not change).
+        const before = readFileSync(file);
+        const st = statSync(file);
+        await rewriteSessionFile(file, loaded, { expected: { size: st.size, mtimeMs: st.mtimeMs }, force: true });
+        assert.ok(readFileSync(file).equals(before));
+      }),
+      { numRuns: 60 },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
