@@ -2,7 +2,7 @@
 // The demo session shows a branch, a label, a compaction, tool calls with results (one an error),
 // an inline image and a blob reference whose blob is absent; the XSS session carries script
 // payloads in every field that reaches the screen (the editor must render them as inert text).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 
@@ -76,6 +76,31 @@ const demo = [
 ];
 writeFileSync('samples/sessions/--demo-project--/2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl',
   session({ type: 'session', version: 3, id: '5d1e0c0ffee00001', timestamp: '2026-03-01T09:00:00.000Z', cwd: '/demo/project', title: 'Add --json to report' }, demo));
+
+// ---------- a subagent of the demo session (Part B §13): <parent file without .jsonl>/<id>.jsonl ----------
+// It starts with session_init (the subagent's system prompt, task and tools). Its header's
+// parentSession is an opaque lineage marker (here the parent's id); the folder is what links them.
+t = Date.parse('2026-03-01T09:01:10.000Z');
+const demoFile = 'samples/sessions/--demo-project--/2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl';
+const subId = '5d1e0c0ffee0a9e1';
+const subTask = 'Find every caller of `report()` and say whether any of them parses its output.';
+const sub = [
+  E('d4000001', null, 'session_init', {
+    systemPrompt: 'You are a code-search subagent. Answer the task with file paths and line numbers; never edit files.',
+    task: subTask,
+    tools: ['read', 'grep', 'find'],
+  }),
+  msg('d4000002', 'd4000001', { role: 'user', content: [{ type: 'text', text: subTask }] }),
+  msg('d4000003', 'd4000002', asst([
+    { type: 'text', text: 'Searching for callers.' },
+    { type: 'toolCall', id: 'call_grep_1', name: 'grep', arguments: { pattern: 'report\\(', path: 'src' } },
+  ], 'toolUse', usage(600, 60, 3000, 0))),
+  msg('d4000004', 'd4000003', { role: 'toolResult', toolCallId: 'call_grep_1', toolName: 'grep', content: [{ type: 'text', text: 'src/cli/main.ts:31:    case \'report\': return report(argv);\nscripts/ci.sh:12:node dist/cli.js report > report.tsv' }], isError: false }),
+  msg('d4000005', 'd4000004', asst([{ type: 'text', text: 'Two callers: `src/cli/main.ts:31` (dispatch only) and `scripts/ci.sh:12`, which saves the TSV output but never parses it.' }], 'stop', usage(700, 90, 3600, 0))),
+];
+mkdirSync(demoFile.replace(/\.jsonl$/, ''), { recursive: true });
+writeFileSync(`${demoFile.replace(/\.jsonl$/, '')}/${subId}.jsonl`,
+  session({ type: 'session', version: 3, id: subId, timestamp: '2026-03-01T09:01:10.000Z', cwd: '/demo/project', parentSession: '5d1e0c0ffee00001' }, sub));
 
 // ---------- XSS: every place session text reaches the screen carries a payload ----------
 t = Date.parse('2026-03-02T10:00:00.000Z');

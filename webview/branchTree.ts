@@ -5,6 +5,10 @@ import type { TreeFilter, TreeRow } from '../src/protocol/messages';
 import { formatShortTime, h, icon } from './dom';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
+import '@vscode-elements/elements/dist/vscode-icon/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 
 const PAGE = 200;
 const ROW_HEIGHT = 24;
@@ -54,10 +58,13 @@ export class BranchTree {
   private generation = 0;
 
   constructor(private readonly host: TreeHost) {
-    const select = h('select', { class: 'sl-select', 'aria-label': 'Tree filter' }) as HTMLSelectElement;
-    for (const [value, label] of FILTERS) select.append(h('option', { value }, label));
-    select.value = host.filter();
-    const search = h('input', { class: 'sl-input', type: 'search', placeholder: 'Search entries', 'aria-label': 'Search entries', value: host.search() }) as HTMLInputElement;
+    // vscode-elements controls (issue 4): they look like the workbench's own dropdown and input,
+    // style themselves through adopted stylesheets and set inline styles only through the CSSOM,
+    // so the strict CSP (no 'unsafe-inline') holds.
+    const select = h('vscode-single-select', { class: 'sl-select', 'aria-label': 'Tree filter', title: 'Which entries the tree shows' });
+    for (const [value, label] of FILTERS) select.append(h('vscode-option', { value, selected: value === host.filter() ? '' : undefined }, label));
+    const search = h('vscode-textfield', { class: 'sl-input', type: 'search', placeholder: 'Search entries', 'aria-label': 'Search entries', value: host.search() });
+    search.append(h('vscode-icon', { slot: 'content-before', name: 'search', title: 'All words must match' }));
     search.value = host.search();
     let timer = 0;
     const changed = (): void => {

@@ -3,15 +3,30 @@
 import type { SessionSummary } from '../src/protocol/messages';
 import { formatTime, formatTokens, h, icon } from './dom';
 import { request } from './rpc';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
 
 function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
 
-function button(iconName: string, text: string, title: string, onClick: () => void, extra = ''): HTMLButtonElement {
-  const b = h('button', { class: `sl-btn ${extra}`.trim(), title }, icon(iconName), ` ${text}`);
+/** A vscode-elements button: secondary unless `primary`; the codicon comes from its `icon`. */
+function button(iconName: string, text: string, title: string, onClick: () => void, opts: { primary?: boolean; cls?: string } = {}): HTMLElement {
+  const b = h('vscode-button', { class: `sl-hbtn ${opts.cls ?? ''}`.trim(), icon: iconName, title, secondary: opts.primary ? undefined : '' }, text);
   b.addEventListener('click', onClick);
   return b;
+}
+
+/**
+ * The title line: the session's title; an untitled session shows its first prompt (one line,
+ * cut to fit) muted, and only a session with neither says "(untitled)".
+ */
+function titleOf(s: SessionSummary): HTMLElement {
+  if (s.title !== null) return h('h1', { class: 'sl-title', title: `${s.title}\n${s.filePath}` }, s.title);
+  if (s.firstPrompt !== null) {
+    const prompt = s.firstPrompt.length > 120 ? `${s.firstPrompt.slice(0, 119).trimEnd()}…` : s.firstPrompt;
+    return h('h1', { class: 'sl-title sl-title-untitled', title: `Untitled session: its first prompt is shown\n${s.filePath}` }, prompt);
+  }
+  return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, '(untitled)');
 }
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
@@ -30,13 +45,13 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
           const show = diagList.hidden;
           diagList.hidden = !show;
           diagBtn?.setAttribute('aria-expanded', String(show));
-        }, 'sl-btn-diag')
+        }, { cls: 'sl-btn-diag' })
       : h('span', { class: 'sl-chip sl-muted', title: 'No problems found in this file' }, icon('pass'), ' no diagnostics');
 
   const actions = h(
     'div',
     { class: 'sl-header-actions' },
-    s.needsMigration ? button('arrow-up', 'Migrate…', `Rewrite the file as v${s.currentVersion} (with a preview and a backup)`, () => request('migrate', {}).catch(onError), 'sl-btn-primary') : null,
+    s.needsMigration ? button('arrow-up', 'Migrate…', `Rewrite the file as v${s.currentVersion} (with a preview and a backup)`, () => request('migrate', {}).catch(onError), { primary: true }) : null,
     diagBtn,
     button('go-to-file', 'Raw JSONL', 'Open the file in the text editor', () => request('openRaw', { line: null }).catch(onError)),
   );
@@ -47,8 +62,7 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
     h(
       'div',
       { class: 'sl-header-top' },
-      h('h1', { class: 'sl-title', title: s.filePath }, s.title ?? s.firstPrompt ?? s.fileName),
-      s.title === null && s.firstPrompt !== null ? h('span', { class: 'sl-muted sl-small', title: 'Untitled session: its first prompt is shown' }, '(untitled)') : null,
+      titleOf(s),
       versionChip,
       s.readOnlyReason ? h('span', { class: 'sl-chip sl-chip-error', title: 'This file is not written by Session Loom' }, icon('lock'), ` read-only: ${s.readOnlyReason}`) : null,
       h('span', { class: 'sl-spacer' }),

@@ -15,6 +15,11 @@
 //   POST /click { selector, frameUrlContains?, timeoutMs? } → { frameUrl }
 //   POST /keys { keys: string | string[] }              each one through page.keyboard.press,
 //        e.g. "Control+Shift+P", "Escape"; or { text } typed with page.keyboard.type → { ok: true }
+//   POST /box { selector, frameUrlContains?, timeoutMs? } → { x, y, width, height }  (page pixels;
+//        for elements of the workbench itself, e.g. ".part.sidebar")
+//   POST /drag { from: {x, y}, to: {x, y} }             mouse down at `from`, move in steps, up at
+//        `to` (e.g. a sash between two parts) → { ok: true }
+//   POST /move { x, y }                                 moves the mouse (off a hover) → { ok: true }
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -66,6 +71,23 @@ function routes(page, screenshotsDir, log) {
       const { frame, loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
       await loc.click({ timeout: timeoutMs });
       return { frameUrl: frame.url() };
+    },
+    'POST /box': async ({ selector, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
+      const { loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
+      const box = await loc.boundingBox({ timeout: timeoutMs });
+      if (!box) throw new Error(`${JSON.stringify(selector)} is not visible`);
+      return box;
+    },
+    'POST /drag': async ({ from, to }) => {
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(to.x, to.y, { steps: 12 });
+      await page.mouse.up();
+      return { ok: true };
+    },
+    'POST /move': async ({ x, y }) => {
+      await page.mouse.move(x, y);
+      return { ok: true };
     },
     'POST /keys': async ({ keys, text }) => {
       for (const k of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) await page.keyboard.press(k);

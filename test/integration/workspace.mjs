@@ -6,6 +6,7 @@
 //   <tmp>/home/.xcsh/agent/sessions/--Users-badlogic-workspaces-pi-mono--/pi-*.v1.*.jsonl   upstream excerpts
 //   <tmp>/home/.xcsh/agent/sessions/--home-user-tmp--/…                                      real-v3
 //   <tmp>/home/.xcsh/agent/sessions/<dir>/…                                                  samples/sessions/<dir>
+//   <tmp>/home/.xcsh/agent/sessions/<dir>/<session>/<id>.jsonl                               its subagent sessions
 //   <tmp>/home/.xcsh/agent/blobs/
 //   <tmp>/workspace/
 //   <tmp>/home/session-loom-test-manifest.json                                               what went where
@@ -66,8 +67,8 @@ export function buildTestHome(tmpDir) {
 
   /** @type {Record<string, { file: string, source: string }[]>} */
   const projects = {};
-  const place = (projectDir, source, name) => {
-    const dir = path.join(sessionsDir, projectDir);
+  const place = (projectDir, source, name, subDir = '') => {
+    const dir = path.join(sessionsDir, projectDir, subDir);
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, name);
     if (existsSync(file)) throw new Error(`Two fixtures map to ${file}`);
@@ -89,6 +90,12 @@ export function buildTestHome(tmpDir) {
       const p = path.join(samplesDir, entry);
       if (statSync(p).isDirectory()) {
         for (const f of jsonlIn(p)) place(entry, f, path.basename(f));
+        // Subagent sessions: <session file without .jsonl>/<id>.jsonl (spec Part B §13).
+        for (const sub of readdirSync(p).sort()) {
+          const subDir = path.join(p, sub);
+          if (!statSync(subDir).isDirectory()) continue;
+          for (const f of jsonlIn(subDir)) place(entry, f, path.basename(f), sub);
+        }
       } else if (entry.endsWith('.jsonl') || entry.endsWith('.jsonl.zstd')) {
         place(encodeCwd('/samples'), p, entry);
       }

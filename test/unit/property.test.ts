@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseJsonlLenient } from '../../src/core/jsonl';
-import { loadSessionFromText } from '../../src/core/load';
+import { loadSessionFile, loadSessionFromText } from '../../src/core/load';
 import { migrateSession } from '../../src/core/migrate';
 import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/persist';
+import { rewriteSessionFile, writeNewSessionFile } from '../../src/core/rewrite';
 import type { SessionEntry, SessionHeader } from '../../src/core/schemas';
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
@@ -92,8 +93,6 @@ test('through the real write paths: loadSessionFile(writeNewSessionFile(entries)
   const { mkdtempSync, readFileSync, rmSync, statSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const { writeNewSessionFile, rewriteSessionFile } = await import('../../src/core/rewrite');
-  const { loadSessionFile } = await import('../../src/core/load');
   const dir = mkdtempSync(join(tmpdir(), 'loom-prop-'));
   let n = 0;
   try {

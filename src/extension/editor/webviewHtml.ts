@@ -1,6 +1,7 @@
 // The editor's HTML shell: strict CSP (no eval, no inline script, one nonce'd module script),
 // styles, fonts and images only from the extension's dist folder (plus data: images that the
-// host resolved from the blob store).
+// host resolved from the blob store). The codicon link carries the id vscode-elements looks up:
+// its icons link the same stylesheet inside their shadow roots.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
@@ -21,7 +22,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicons', 'codicon.css')}">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('webview', 'main.css')}">
 <title>Session</title>
 </head>

@@ -409,6 +409,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
         const meta = await readSessionMeta(file, session.meta.root, session.meta.projectDir, session.meta.isSubagent);
         if (meta) {
           meta.subagents = session.meta.subagents;
+          // The parent's list hands its metas back to sessionNode() on the next getChildren:
+          // replace the stale one there too, or the row reverts (size, "live", title).
+          const siblings = session.parent.kind === 'project' ? session.parent.info.sessions : session.parent.meta.subagents;
+          const i = siblings.indexOf(session.meta);
+          if (i >= 0) siblings[i] = meta;
           session.meta = meta;
           this.changed.fire(session);
           continue;

@@ -8,7 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { generateSession } from '../../../bench/generate';
-import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
+import type { SessionLoomApi } from '../../../src/extension/extension';
+import type { LoomNode } from '../../../src/extension/sessions/nodes';
+import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -225,6 +227,138 @@ describe('session editor', function () {
     await click(`${app(file)} .sl-band`);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     await sleep(800);
+  });
+
+  it('filters and searches the branch tree with the vscode-elements controls, by keyboard', async () => {
+    const file = demo();
+    await openEditor(file);
+    await waitForPreview(file);
+    const tree = `${app(file)} .sl-tree-pane`;
+    const status = () => frameText(`${tree} .sl-tree-status`);
+    const initial = await status();
+    // The custom elements are defined (lit rendered their shadow roots under the CSP).
+    await frameText(`${tree} vscode-single-select.sl-select:defined`);
+    await frameText(`${tree} vscode-textfield.sl-input:defined`);
+    await screenshot('editor-tree-controls');
+
+    // Dropdown: Enter opens it, ArrowDown twice moves to "User messages only", Enter chooses.
+    await click(`${tree} vscode-single-select.sl-select`);
+    await frameText(`${tree} vscode-single-select.sl-select[open]`);
+    await keys('Escape');
+    await expectAbsent(`${tree} vscode-single-select.sl-select[open]`, 'the dropdown closes on Escape');
+    await keys(['Enter', 'ArrowDown', 'ArrowDown']);
+    await screenshot('editor-tree-filter-open');
+    await keys('Enter');
+    const statusChange = async (from: string): Promise<string> => {
+      const deadline = Date.now() + 10_000;
+      let now = from;
+      while (now === from && Date.now() < deadline) {
+        await sleep(150);
+        now = await status();
+      }
+      return now;
+    };
+    const userOnly = await statusChange(initial);
+    assert.match(userOnly, /hidden by the filter/, `status after choosing a filter: ${userOnly}`);
+    await expectAbsent(`${tree} .sl-tree-row.kind-assistant`, 'user-only filter shows assistant rows');
+    await frameText(`${tree} .sl-tree-row.kind-user`);
+
+    // Search box: Tab from the dropdown reaches it; typed words filter the rows (AND-ed).
+    await keys('Tab', 'screenshot terminal');
+    const searched = await statusChange(userOnly);
+    assert.notEqual(searched, userOnly, "the search narrows the rows");
+    await frameText(`${tree} .sl-tree-row.kind-user:has-text("screenshot of the terminal")`);
+    await expectAbsent(`${tree} .sl-tree-row:has-text("document the flag")`, 'a row the search excludes');
+    await screenshot('editor-tree-search');
+    // Back to the default filter and no search, by keyboard.
+    await keys(['Control+a', 'Backspace', 'Shift+Tab', 'Enter', 'ArrowUp', 'ArrowUp', 'Enter']);
+    const back = Date.now() + 10_000;
+    while ((await status()) !== initial && Date.now() < back) await sleep(150);
+    assert.equal(await status(), initial);
+  });
+
+  it('takes the README screenshots on English sessions (pi-session at its compaction, the demo in the Sessions view)', async function () {
+    const file = placed('pi-session.jsonl');
+    const api = vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID)!.exports;
+    const { provider, treeView } = api.sessions;
+    const config = vscode.workspace.getConfiguration('workbench');
+    const collapseAll = () => vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll').then(undefined, () => undefined);
+    const settle = async () => {
+      await moveMouse(1180, 16); // an empty stretch of the title bar: no hover, no tooltip
+      await sleep(600);
+    };
+    // Copied into the fake home moments ago, every file would show as "live · just now".
+    const subagent = path.join(demo().replace(/\.jsonl$/, ''), '5d1e0c0ffee0a9e1.jsonl');
+    const siblings = fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(path.dirname(file), f));
+    for (const f of [...siblings, demo(), subagent]) {
+      const then = new Date(Date.now() - 3 * 3600_000);
+      fs.utimesSync(f, then, then);
+      await provider.fileChanged(f);
+    }
+    await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
+    await collapseAll();
+    const session = await provider.findSession(file);
+    assert.ok(session, 'pi-session is listed in the Sessions view');
+    await treeView.reveal(session, { select: true, focus: false, expand: false });
+
+    // The editor at the default leaf, which is the compaction: summary first, then the band.
+    await openEditor(file);
+    const text = await waitForPreview(file);
+    assert.equal(parseRows(text)[0]?.role, 'compactionSummary', 'the preview starts with the compaction summary');
+    assert.match(await frameText(`${app(file)} .sl-band`), /entries not sent — summarised by compaction/);
+    assert.match(await frameText(`${app(file)} .sl-title`), /custom tool/, 'the untitled session shows its first prompt as the title');
+    assert.ok((await frameText(`${app(file)} .sl-title.sl-title-untitled`)).length > 0, 'muted');
+    const shots: string[] = [];
+    try {
+      await settle();
+      shots.push(await screenshot('docs-editor-dark'));
+      await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+      await sleep(1500);
+      await waitForPreview(file);
+      await settle();
+      shots.push(await screenshot('docs-editor-light'));
+      await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+      await sleep(1500);
+      await click(`${app(file)} .sl-band`);
+      await frameText(`${app(file)} .sl-messages .sl-msg.seg-cut`);
+      await settle();
+      shots.push(await screenshot('docs-compaction-band'));
+      await click(`${app(file)} .sl-band`);
+    } finally {
+      await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    }
+
+    // The Sessions view, wide enough for its labels: drag the sash on the side bar's right edge.
+    await closeAll();
+    const side = await box('.part.sidebar');
+    const edge = { x: Math.round(side.x + side.width), y: Math.round(side.y + side.height / 2) };
+    const wider = 210;
+    await drag(edge, { x: edge.x + wider, y: edge.y });
+    try {
+      const widened = await box('.part.sidebar');
+      assert.ok(widened.width > side.width + wider / 2, `the side bar did not widen (${side.width} → ${widened.width})`);
+      const demoFile = demo();
+      await collapseAll();
+      const branchLeaf = await provider.nodeForEntry(demoFile, 'b2000004');
+      const leaf = await provider.nodeForEntry(demoFile, 'a1000013');
+      assert.ok(branchLeaf && leaf, 'demo entries found');
+      await treeView.reveal(branchLeaf, { expand: true, select: false });
+      await treeView.reveal(leaf, { expand: true, select: false });
+      // The subagent session row sits right under the demo session: show it, expanded, too.
+      const demoSession = await provider.findSession(demoFile);
+      const sub = (await provider.getChildren(demoSession!)).find((k: LoomNode) => k.kind === 'session');
+      assert.ok(sub, 'the subagent session is a child of the demo session');
+      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(demoFile), 'a1000013');
+      await waitForPreview(demoFile, 'a1000013');
+      await treeView.reveal(leaf, { select: true, focus: true });
+      await settle();
+      shots.push(await screenshot('docs-sessions-view'));
+    } finally {
+      const now = await box('.part.sidebar');
+      const x = Math.round(now.x + now.width);
+      await drag({ x, y: edge.y }, { x: x - (now.width - side.width), y: edge.y });
+    }
+    for (const shot of shots) assert.ok(fs.statSync(shot).size > 30_000, `${shot} looks empty`);
   });
 
   it('renders the XSS sample inert: payloads show as text, nothing runs', async () => {

@@ -38,3 +38,25 @@ export async function click(selector: string, options: { frameUrlContains?: stri
 export async function keys(keysToPress: string | string[], text?: string): Promise<void> {
   await call('/keys', { keys: keysToPress, text });
 }
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Where an element is on the page, in pixels (the first match in any frame). */
+export async function box(selector: string, options: { frameUrlContains?: string; timeoutMs?: number } = {}): Promise<Box> {
+  return call<Box>('/box', { selector, ...options });
+}
+
+/** Drags the mouse from one page point to another (a sash, a splitter). */
+export async function drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  await call('/drag', { from, to });
+}
+
+/** Moves the mouse, e.g. away from a control so no hover or tooltip shows in a screenshot. */
+export async function moveMouse(x: number, y: number): Promise<void> {
+  await call('/move', { x, y });
+}

@@ -3,6 +3,7 @@
 // of the fake home (write tests never touch the shared fixtures or the other tests' files).
 // Modals and input boxes are answered through the extension's injectable prompts.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -122,6 +123,58 @@ describe('sessions view', function () {
     assert.equal(item.description, `${count} sessions`);
     const sessions = await provider().getChildren(tmp);
     assert.equal(sessions.length, count);
+  });
+
+  it('nests a subagent session under its parent session, not beside it (view and CLI)', async () => {
+    const projectDirDemo = path.join(sessionsRoot(), '--demo-project--');
+    const parentFile = path.join(projectDirDemo, '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');
+    const subFile = path.join(projectDirDemo, '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001', '5d1e0c0ffee0a9e1.jsonl');
+    assert.ok(fs.existsSync(subFile), 'the sample subagent session is in the fake home');
+    provider().refresh();
+    const project = (await provider().getChildren()).find((p) => p.kind === 'project' && p.info.name === '--demo-project--');
+    assert.ok(project, 'project --demo-project-- is listed');
+    assert.equal(provider().getTreeItem(project).description, '1 session', 'the subagent is not counted as a session of the project');
+    const top = (await provider().getChildren(project)) as SessionNode[];
+    assert.deepEqual(top.map((s) => s.file), [parentFile], 'only the parent session at project level');
+    const kids = await provider().getChildren(top[0]!);
+    const sub = kids.find((k): k is SessionNode => k.kind === 'session');
+    assert.ok(sub, 'the subagent session is a child of its parent session');
+    assert.equal(sub.file, subFile);
+    assert.equal(provider().getParent(sub), top[0]);
+    const item = provider().getTreeItem(sub);
+    assert.match(item.contextValue ?? '', /\bsubagent\b/);
+    assert.match(label(sub), /Find every caller of `report\(\)`/);
+    // Its own children: the branch tree, starting with the session_init entry.
+    const subKids = await provider().getChildren(sub);
+    assert.ok(subKids.some((k) => k.kind === 'run' || k.kind === 'entry'), 'the subagent session shows its entries');
+
+    // Copied just now, both rows say "live"; once the files are older, they no longer do, even
+    // after the parent's and the project's children are listed again (they hold the metas).
+    const then = new Date(Date.now() - 3 * 3600_000);
+    for (const f of [subFile, parentFile]) {
+      fs.utimesSync(f, then, then);
+      await provider().fileChanged(f);
+    }
+    const parentAgain = ((await provider().getChildren(project)) as SessionNode[])[0]!;
+    const subAgain = (await provider().getChildren(parentAgain)).find((k): k is SessionNode => k.kind === 'session')!;
+    assert.doesNotMatch(String(provider().getTreeItem(parentAgain).description), /\blive\b/);
+    assert.doesNotMatch(String(provider().getTreeItem(subAgain).description), /\blive\b/);
+    assert.doesNotMatch(provider().getTreeItem(subAgain).contextValue ?? '', /\blive\b/);
+
+    // The CLI links it to its parent too.
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const out = execFileSync(process.execPath, [cli, 'ls', '--root', sessionsRoot(), '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    type Info = { path: string; isSubagent: boolean; parentPath?: string; parentSession: string | null };
+    const groups = JSON.parse(out.toString('utf8')) as { project: string; sessions: Info[]; subagents: Record<string, Info[]> }[];
+    const demo = groups.find((g) => g.project === '/demo/project');
+    assert.ok(demo, 'the CLI lists /demo/project');
+    assert.deepEqual(demo.sessions.map((s) => s.path), [parentFile]);
+    const linked = demo.subagents[parentFile] ?? [];
+    assert.deepEqual(linked.map((s) => s.path), [subFile]);
+    assert.equal(linked[0]!.isSubagent, true);
+    assert.equal(linked[0]!.parentPath, parentFile);
+    assert.equal(linked[0]!.parentSession, '5d1e0c0ffee00001');
+    assert.ok(!groups.some((g) => g.sessions.some((s) => s.path === subFile)), 'not listed as a top-level session anywhere');
   });
 
   it('marks v1 sessions as needing migration and header-less files as damaged', async () => {
