@@ -40,6 +40,16 @@ export interface JsonlParseResult {
   bytes: number;
   /** The input ends with `\n` (or is empty). Appending to a file that does not would glue records. */
   endsWithNewline: boolean;
+  /** Byte offset where the last physical line starts (0 when there is none): where a torn tail resumes. */
+  lastLineStart: number;
+}
+
+/** Where a tail read starts: a byte offset at a line start, and the number of lines before it. */
+export interface ReadFrom {
+  /** Absolute byte offset of the first byte to read; must be the start of a line. */
+  from: number;
+  /** Physical lines before `from`; the first line read is numbered `startLine + 1`. */
+  startLine: number;
 }
 
 const LF = 0x0a;
@@ -56,7 +66,13 @@ class LineParser {
     bom: false,
     bytes: 0,
     endsWithNewline: true,
+    lastLineStart: 0,
   };
+
+  constructor(startLine = 0, from = 0) {
+    this.result.lines = startLine;
+    this.result.lastLineStart = from;
+  }
 
   /**
    * One physical line: bytes `buf[s, e)` (without the `\n`), starting at absolute offset `abs`.
@@ -65,6 +81,7 @@ class LineParser {
   line(buf: Buffer, s: number, e: number, abs: number, terminated: boolean): void {
     const r = this.result;
     const lineNo = ++r.lines;
+    r.lastLineStart = abs;
     if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
       r.bom = true;
       r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
@@ -236,19 +253,24 @@ const CHUNK = 1 << 16;
 /**
  * Streams a file; never holds more than one chunk plus the current line in memory.
  *
+ * With `at`, reads only from `at.from` on (a live session's new tail): lines are numbered on from
+ * `at.startLine`, offsets stay absolute, and `bytes` is the absolute end. A tail read sees no BOM
+ * and no title line (those exist only on line 1), so it parses exactly as a full read would.
+ *
  * One read buffer is reused for the whole file (a read stream would allocate a fresh 1 MB Buffer
  * per chunk, and those stay in RSS until a GC finds them). That is safe because nothing keeps a
  * reference into it: every line is decoded to a new string before the next read. A line that
  * spans reads is gathered in a carry buffer that only grows (to the longest such line).
  */
-export async function readJsonlFile(path: string): Promise<JsonlParseResult> {
-  const p = new LineParser();
+export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlParseResult> {
+  const p = new LineParser(at?.startLine ?? 0, at?.from ?? 0);
   const fh = await open(path, 'r');
   const chunk = Buffer.allocUnsafeSlow(CHUNK);
   let carry: Buffer | null = null;
   let carryLen = 0;
   let carryStart = 0; // absolute offset of the first carried byte
-  let abs = 0; // absolute offset of the current chunk
+  let abs = at?.from ?? 0; // absolute offset of the current chunk
+  const start = abs;
   let lastByte = -1;
   try {
     for (;;) {
@@ -281,7 +303,8 @@ export async function readJsonlFile(path: string): Promise<JsonlParseResult> {
   }
   if (carryLen > 0) p.line(carry!, 0, carryLen, carryStart, false);
   p.result.bytes = abs;
-  p.result.endsWithNewline = abs === 0 || lastByte === LF;
+  // A tail that read nothing says nothing about the byte before it: the caller knows that one.
+  p.result.endsWithNewline = abs === start || lastByte === LF;
   return p.result;
 }
 

@@ -2,7 +2,8 @@
 // (Part A "Loading and compatibility"; Part C §1: reading never writes, a non-empty file without
 // a valid header is damaged and read-only, never replaced; Part C §9: versions above 3 are
 // read-only.)
-import { stat as fsStat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, stat as fsStat } from 'node:fs/promises';
 import type { Diagnostic } from './diagnostics';
 import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type JsonlRecord } from './jsonl';
 import { emptyReport, headerVersion, migrateSession, type MigrationReport } from './migrate';
@@ -44,7 +45,29 @@ export interface LoadedSession {
   endsWithNewline: boolean;
   /** Bytes read. */
   bytes: number;
+  // ---- what an incremental tail load needs (src/core/tail.ts) ----
+  /** Physical lines read. */
+  lines?: number;
+  /** Byte offset where the last physical line starts. */
+  lastLineStart?: number;
+  /** Which file, and which bytes, were read: a tail load resumes only when these still match. */
+  identity?: FileIdentity;
 }
+
+/**
+ * A file's identity as read: an atomic rewrite (rename over) changes the inode; an in-place
+ * rewrite changes the first bytes or the bytes just before where the read ended.
+ */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  /** sha1 of bytes [0, min(4096, bytes)). */
+  head: string;
+  /** sha1 of bytes [max(0, bytes - 4096), bytes). */
+  seam: string;
+}
+
+const IDENTITY_SPAN = 4096;
 
 export interface LoadOptions {
   /** When given, blob references are checked and missing/invalid ones reported. */
@@ -84,21 +107,10 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     readOnlyReason = `damaged: no valid session header (line ${line})`;
   }
 
-  let entries: SessionEntry[] = [];
-  const entryLines: number[] = [];
-  const entryStarts: number[] = [];
-  const entryEnds: number[] = [];
-  for (let i = first; i < records.length; i++) {
-    const r = records[i]!;
-    if (typeof r.value.type !== 'string') {
-      diagnostics.push({ line: r.line, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
-      continue;
-    }
-    entries.push(r.value as SessionEntry);
-    entryLines.push(r.line);
-    entryStarts.push(r.start);
-    entryEnds.push(r.end);
-  }
+  const collected: EntryColumns = { entries: [], entryLines: [], entryStarts: [], entryEnds: [] };
+  collectEntries(records, first, collected, diagnostics);
+  let entries = collected.entries;
+  const { entryLines, entryStarts, entryEnds } = collected;
 
   const originalVersion = headerVersion(header);
   let migration = emptyReport(originalVersion);
@@ -145,7 +157,54 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     entryEnds,
     endsWithNewline: parse.endsWithNewline,
     bytes: parse.bytes,
+    lines: parse.lines,
+    lastLineStart: parse.lastLineStart,
   };
+}
+
+/** The per-entry columns of a LoadedSession. */
+export type EntryColumns = Pick<LoadedSession, 'entries' | 'entryLines' | 'entryStarts' | 'entryEnds'>;
+
+/** Records (from `first` on) → entries; a record without a string `type` becomes a diagnostic. */
+export function collectEntries(records: readonly JsonlRecord[], first: number, out: EntryColumns, diagnostics: Diagnostic[]): void {
+  for (let i = first; i < records.length; i++) {
+    const r = records[i]!;
+    if (typeof r.value.type !== 'string') {
+      diagnostics.push({ line: r.line, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
+      continue;
+    }
+    out.entries.push(r.value as SessionEntry);
+    out.entryLines.push(r.line);
+    out.entryStarts.push(r.start);
+    out.entryEnds.push(r.end);
+  }
+}
+
+/**
+ * Reads the identity of the first `bytes` bytes of a file (two reads of at most 4 KB). Returns
+ * null when the file is no longer the inode `st` describes, or is shorter than `bytes`.
+ */
+export async function readFileIdentity(path: string, bytes: number, st: { dev: number; ino: number }): Promise<FileIdentity | null> {
+  const fh = await open(path, 'r');
+  try {
+    const now = await fh.stat();
+    if (now.dev !== st.dev || now.ino !== st.ino || now.size < bytes) return null;
+    const hashOf = async (from: number, to: number): Promise<string | null> => {
+      const buf = Buffer.alloc(to - from);
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
+        if (bytesRead === 0) return null;
+        got += bytesRead;
+      }
+      return createHash('sha1').update(buf).digest('hex');
+    };
+    const head = await hashOf(0, Math.min(IDENTITY_SPAN, bytes));
+    const seam = await hashOf(Math.max(0, bytes - IDENTITY_SPAN), bytes);
+    return head === null || seam === null ? null : { dev: st.dev, ino: st.ino, head, seam };
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Loads from text held in memory (tests, pasted content). No stat; offsets are UTF-8 bytes. */
@@ -168,6 +227,8 @@ export async function loadSessionFile(path: string, opts: LoadOptions = {}): Pro
   }
   const parse = await readJsonlFile(path);
   const loaded = buildLoadedSession(parse, path, { size: st.size, mtimeMs: st.mtimeMs });
+  const identity = await readFileIdentity(path, parse.bytes, st).catch(() => null);
+  if (identity) loaded.identity = identity;
   if (opts.blobs) {
     const blobDiags = await checkBlobRefs(loaded.entries, loaded.entryLines, opts.blobs);
     if (blobDiags.length > 0) {

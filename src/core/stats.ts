@@ -43,7 +43,7 @@ export function contentText(content: unknown): string {
 
 export function computeSessionStats(entries: readonly SessionEntry[], header?: SessionHeader | null): SessionStats {
   const s: SessionStats = {
-    entries: entries.length,
+    entries: 0,
     entriesByType: {},
     messagesByRole: {},
     toolCalls: 0,
@@ -60,8 +60,25 @@ export function computeSessionStats(entries: readonly SessionEntry[], header?: S
     firstTimestamp: null,
     lastTimestamp: null,
   };
-  const models = new Set<string>();
-  for (const e of entries) {
+  return extendSessionStats(s, entries, 0);
+}
+
+/**
+ * The stats of `entries` when `stats` are those of `entries.slice(0, from)`: every total is a
+ * running one, so a live session's new tail costs only its own entries. Returns a new object;
+ * `stats` is left as it was.
+ */
+export function extendSessionStats(stats: SessionStats, entries: readonly SessionEntry[], from: number): SessionStats {
+  const s: SessionStats = {
+    ...stats,
+    entries: stats.entries + (entries.length - from),
+    entriesByType: { ...stats.entriesByType },
+    messagesByRole: { ...stats.messagesByRole },
+    tokens: { ...stats.tokens },
+  };
+  const models = new Set<string>(stats.models);
+  for (let i = from; i < entries.length; i++) {
+    const e = entries[i]!;
     s.entriesByType[e.type] = (s.entriesByType[e.type] ?? 0) + 1;
     const ts = (e as { timestamp?: unknown }).timestamp;
     if (typeof ts === 'string') {

@@ -1,14 +1,16 @@
 // One open session file, shared by every editor that shows it. Loads in the background (the
-// webview paints its frame first), reloads when the file grows, and answers window requests
-// from its current snapshot.
+// webview paints its frame first), follows the file as it grows, and answers window requests
+// from its current snapshot. Growth is read incrementally: only the appended tail is parsed and
+// indexed (src/core/tail.ts), with a full reload whenever the file changed in any other way.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BlobStore, defaultBlobDir } from '../../core/blobs';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument as CoreDocument } from '../../core/document';
 import type { TreeFilter } from '../../protocol/messages';
 import { ContextWindows } from './contextWindows';
-import { loadSnapshot, type SessionSnapshot } from './sessionSnapshot';
+import { snapshotOfDocument, type SessionSnapshot } from './sessionSnapshot';
 import { flattenTree, type FlatTree } from './treeRows';
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
@@ -29,6 +31,8 @@ export interface Loaded {
 export class SessionDocument implements vscode.CustomDocument {
   private current: Promise<Loaded>;
   private revision = 0;
+  /** The core document behind the current snapshot; a refresh updates it in place. */
+  private doc: CoreDocument | undefined;
   private watcher: fs.FSWatcher | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
@@ -55,7 +59,16 @@ export class SessionDocument implements vscode.CustomDocument {
   }
 
   private async load(): Promise<Loaded> {
-    const snap = await loadSnapshot(this.filePath, blobStore(), ++this.revision);
+    const t0 = performance.now();
+    // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
+    // missing blob shows its placeholder where it is used.
+    const doc = await openSessionDocument(this.filePath);
+    this.doc = doc;
+    return this.snapshot(doc, t0);
+  }
+
+  private snapshot(doc: CoreDocument, t0: number): Loaded {
+    const snap = snapshotOfDocument(this.filePath, doc, blobStore(), ++this.revision, t0);
     this.lastSize = snap.loaded.stat?.size ?? -1;
     this.lastMtime = snap.loaded.stat?.mtimeMs ?? -1;
     this.treeCache = undefined;
@@ -104,14 +117,24 @@ export class SessionDocument implements vscode.CustomDocument {
     if (st.size === this.lastSize && st.mtimeMs === this.lastMtime) return;
     this.lastSize = st.size;
     this.lastMtime = st.mtimeMs;
-    const next = this.load();
     try {
-      const loaded = await next;
-      this.current = next;
+      const loaded = await this.refresh();
+      if (!loaded) return;
+      this.current = Promise.resolve(loaded);
       this.changed.fire(loaded);
     } catch {
       // a half-written state that fails to load: the next change retries
     }
+  }
+
+  /** The next snapshot: the appended tail read onto the current document, or a full load. */
+  private async refresh(): Promise<Loaded | undefined> {
+    await this.current.catch(() => undefined);
+    const doc = this.doc;
+    if (!doc) return this.load();
+    const t0 = performance.now();
+    const r = await refreshSessionDocument(doc);
+    return r.kind === 'unchanged' ? undefined : this.snapshot(doc, t0);
   }
 
   dispose(): void {

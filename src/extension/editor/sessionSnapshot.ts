@@ -3,7 +3,7 @@
 // whole display pipeline can be exercised under plain node.
 import { BlobStore } from '../../core/blobs';
 import { severityOf, type Diagnostic } from '../../core/diagnostics';
-import { openSessionDocument } from '../../core/document';
+import { openSessionDocument, type SessionDocument } from '../../core/document';
 import type { LoadedSession } from '../../core/load';
 import { CURRENT_SESSION_VERSION } from '../../core/schemas';
 import type { SessionStats } from '../../core/stats';
@@ -29,7 +29,11 @@ export async function loadSnapshot(path: string, blobs: BlobStore, revision: num
   const t0 = performance.now();
   // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
   // missing blob shows its placeholder where it is used.
-  const doc = await openSessionDocument(path);
+  return snapshotOfDocument(path, await openSessionDocument(path), blobs, revision, t0);
+}
+
+/** The snapshot of a document's current state (after a load, or a refresh that read its tail). */
+export function snapshotOfDocument(path: string, doc: SessionDocument, blobs: BlobStore, revision: number, t0: number): SessionSnapshot {
   const { loaded, tree: index } = doc;
   const stats = doc.stats();
   const summary = summarize(path, loaded, index, stats, doc.diagnostics, revision);

@@ -1,10 +1,13 @@
 // Loaded sessions, cached by file and stamped with (size, mtime) so a changed file is re-read.
-// The view loads a session only when its row is expanded, hovered or revealed.
+// The view loads a session only when its row is expanded, hovered or revealed. A changed file
+// is brought up to date from its previous load: a live session that grew is read only from
+// where the last read ended (src/core/tail.ts); anything else is a full reload.
 import * as fs from 'node:fs/promises';
 import { severityOf, type Diagnostic } from '../../core/diagnostics';
-import { loadSessionFile, type LoadedSession } from '../../core/load';
-import { computeSessionStats, type SessionStats } from '../../core/stats';
-import { buildTreeIndex, type TreeIndex } from '../../core/tree';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../core/document';
+import type { LoadedSession } from '../../core/load';
+import type { SessionStats } from '../../core/stats';
+import type { TreeIndex } from '../../core/tree';
 import { treeSourceFromIndex, type TreeSource } from '../../core/treeView';
 
 export interface SessionDoc {
@@ -33,6 +36,8 @@ export async function stampOf(file: string): Promise<string> {
 export class SessionDocuments {
   private readonly docs = new Map<string, Promise<SessionDoc>>();
   private readonly ready = new Map<string, SessionDoc>();
+  /** The core document of each loaded file, kept across invalidation so a refresh reads only the tail. */
+  private readonly core = new Map<string, SessionDocument>();
 
   /** The cached document if loaded and not invalidated, without loading. */
   peek(file: string): SessionDoc | undefined {
@@ -42,7 +47,7 @@ export class SessionDocuments {
   get(file: string): Promise<SessionDoc> {
     let p = this.docs.get(file);
     if (!p) {
-      p = load(file).then(
+      p = this.load(file).then(
         (doc) => {
           if (this.docs.get(file) === p) this.ready.set(file, doc);
           return doc;
@@ -57,6 +62,7 @@ export class SessionDocuments {
     return p;
   }
 
+  /** The file changed: the next `get` refreshes it (peek sees nothing until then). */
   invalidate(file: string): void {
     this.docs.delete(file);
     this.ready.delete(file);
@@ -65,14 +71,31 @@ export class SessionDocuments {
   clear(): void {
     this.docs.clear();
     this.ready.clear();
+    this.core.clear();
+  }
+
+  private async load(file: string): Promise<SessionDoc> {
+    let doc = this.core.get(file);
+    if (doc) {
+      try {
+        await refreshSessionDocument(doc);
+      } catch (err) {
+        if (this.core.get(file) === doc) this.core.delete(file);
+        throw err;
+      }
+    } else {
+      doc = await openSessionDocument(file);
+      this.core.set(file, doc);
+    }
+    return viewDoc(file, doc);
   }
 }
 
-async function load(file: string): Promise<SessionDoc> {
-  const loaded = await loadSessionFile(file);
-  const index = buildTreeIndex(loaded.entries, loaded.entryLines);
-  const problems = [...loaded.diagnostics, ...index.diagnostics].filter((d) => severityOf(d.kind) !== 'info').sort((a, b) => a.line - b.line);
-  let stats: SessionStats | undefined;
+/** The view's record of one state of a document (a refresh makes a new one). */
+function viewDoc(file: string, doc: SessionDocument): SessionDoc {
+  const { loaded, tree: index } = doc;
+  // doc.diagnostics is reader + loader + tree diagnostics, merged by line (stable).
+  const problems = doc.diagnostics.filter((d) => severityOf(d.kind) !== 'info');
   return {
     file,
     loaded,
@@ -80,6 +103,6 @@ async function load(file: string): Promise<SessionDoc> {
     source: treeSourceFromIndex(index),
     problems,
     stamp: loaded.stat ? `${loaded.stat.size}:${loaded.stat.mtimeMs}` : '',
-    stats: () => (stats ??= computeSessionStats(loaded.entries, loaded.header)),
+    stats: () => doc.stats(),
   };
 }

@@ -1,0 +1,145 @@
+// Incremental tail loading for live sessions (Part B §9: the agent keeps the file open with
+// O_APPEND and only appends). Re-reading a 100 MB session for every burst of appends costs
+// seconds; reading only the new bytes costs what they are worth.
+//
+// The one rule: a tail load must leave the LoadedSession deep-equal to a full load of the file
+// as it now is. So the tail resumes only where the previous read provably stands at a line
+// boundary of the same bytes, and everything else is a full reload:
+//   - a different file (inode) or changed bytes at the start or just before the resume point
+//     (an atomic or in-place rewrite), a file shorter than what was read;
+//   - a session that is not plain writable v3: migration works over the whole file (v1 ids, v1
+//     compaction indices), and damaged or too-new files are read-only snapshots anyway;
+//   - a last line without `\n` that produced entries and was continued by more than `\n` (the
+//     bytes glue onto that line, and the entries it gave may change).
+// A torn last line that produced no entry is simply read again, with what follows it.
+import type { Stats } from 'node:fs';
+import { open, stat as fsStat } from 'node:fs/promises';
+import { checkBlobRefs, type BlobStore } from './blobs';
+import type { Diagnostic } from './diagnostics';
+import { readJsonlFile, type ReadFrom } from './jsonl';
+import { collectEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
+import { CURRENT_SESSION_VERSION } from './schemas';
+
+export type TailPlan =
+  | { kind: 'unchanged' }
+  | { kind: 'full'; reason: string }
+  /** Read from `at`; first drop the diagnostics of line `dropLine` (0: none), which is read again. */
+  | { kind: 'tail'; at: ReadFrom; dropLine: number };
+
+/** Decides how to bring `loaded` up to date with the file whose current stat is `st`. */
+export async function planTail(loaded: LoadedSession, st: Stats): Promise<TailPlan> {
+  const path = loaded.path;
+  if (path === null) return { kind: 'full', reason: 'not loaded from a file' };
+  if (loaded.stat && st.size === loaded.stat.size && st.mtimeMs === loaded.stat.mtimeMs) return { kind: 'unchanged' };
+  const id = loaded.identity;
+  if (!id || loaded.lines === undefined || loaded.lastLineStart === undefined) return { kind: 'full', reason: 'no identity of the previous read' };
+  if (loaded.header === null || loaded.readOnlyReason !== null) return { kind: 'full', reason: 'damaged or read-only session' };
+  if (loaded.originalVersion !== CURRENT_SESSION_VERSION) return { kind: 'full', reason: `version ${loaded.originalVersion} session (migration reads the whole file)` };
+  if (st.dev !== id.dev || st.ino !== id.ino) return { kind: 'full', reason: 'the file was replaced' };
+  if (st.size < loaded.bytes) return { kind: 'full', reason: 'the file shrank' };
+  const now = await readFileIdentity(path, loaded.bytes, st).catch(() => null);
+  if (!now || now.head !== id.head || now.seam !== id.seam) return { kind: 'full', reason: 'bytes already read have changed' };
+
+  if (loaded.endsWithNewline) return { kind: 'tail', at: { from: loaded.bytes, startLine: loaded.lines }, dropLine: 0 };
+  // The last line had no `\n` yet: it may have been torn mid-write.
+  const last = loaded.lines;
+  const lastEntryLine = loaded.entryLines.length > 0 ? loaded.entryLines[loaded.entryLines.length - 1]! : 0;
+  if (lastEntryLine !== last && last > loaded.headerLine) {
+    // It gave no entry (a torn fragment, a blank, a bad record): read it again with what follows.
+    return { kind: 'tail', at: { from: loaded.lastLineStart, startLine: last - 1 }, dropLine: last };
+  }
+  // It gave entries (or is the header): resumable only when the next byte just ends it, and it
+  // was clean (a diagnostic such as a glued-records note would still be right, but keep it simple).
+  if (st.size > loaded.bytes && !loaded.diagnostics.some((d) => d.line === last) && (await byteAt(path, loaded.bytes)) === 0x0a) {
+    return { kind: 'tail', at: { from: loaded.bytes + 1, startLine: last }, dropLine: 0 };
+  }
+  return { kind: 'full', reason: 'the unterminated last line was continued' };
+}
+
+async function byteAt(path: string, at: number): Promise<number> {
+  const fh = await open(path, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    const { bytesRead } = await fh.read(b, 0, 1, at);
+    return bytesRead === 1 ? b[0]! : -1;
+  } finally {
+    await fh.close();
+  }
+}
+
+export interface TailOptions {
+  /** As in LoadOptions: check blob references of the new entries. */
+  blobs?: BlobStore;
+}
+
+export interface PreparedTail {
+  /** Entries the tail adds. */
+  added: number;
+  /** Applies the tail to the LoadedSession in place, synchronously (arrays are pushed to). */
+  commit(): void;
+}
+
+/**
+ * Reads the planned tail. Nothing changes until `commit()`, so the caller can update what it
+ * derives from the session (the tree index) in the same synchronous step. Positions, offsets and
+ * line numbers of what was loaded before never change. Null when the file changed under the
+ * read: a full reload is needed.
+ */
+export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { kind: 'tail' }>, st: Stats, opts: TailOptions = {}): Promise<PreparedTail | null> {
+  const path = loaded.path!;
+  const tail = await readJsonlFile(path, plan.at);
+  const identity = await readFileIdentity(path, tail.bytes, st).catch(() => null);
+  if (!identity) return null;
+
+  const cols: EntryColumns = { entries: [], entryLines: [], entryStarts: [], entryEnds: [] };
+  const diags: Diagnostic[] = tail.diagnostics.slice();
+  collectEntries(tail.records, 0, cols, diags);
+  // Same order as a full load: by line, reader notes before loader notes, blob notes last.
+  diags.sort((a, b) => a.line - b.line);
+  if (opts.blobs && cols.entries.length > 0) {
+    const blobDiags = await checkBlobRefs(cols.entries, cols.entryLines, opts.blobs);
+    if (blobDiags.length > 0) {
+      diags.push(...blobDiags);
+      diags.sort((a, b) => a.line - b.line);
+    }
+  }
+
+  const commit = (): void => {
+    for (let i = 0; i < cols.entries.length; i++) {
+      loaded.entries.push(cols.entries[i]!);
+      loaded.entryLines.push(cols.entryLines[i]!);
+      loaded.entryStarts.push(cols.entryStarts[i]!);
+      loaded.entryEnds.push(cols.entryEnds[i]!);
+    }
+    if (plan.dropLine > 0) {
+      const d = loaded.diagnostics;
+      let keep = d.length;
+      while (keep > 0 && d[keep - 1]!.line === plan.dropLine) keep--;
+      d.length = keep;
+    }
+    for (const d of diags) loaded.diagnostics.push(d);
+
+    const readAny = tail.lines > plan.at.startLine;
+    if (readAny) {
+      loaded.lines = tail.lines;
+      loaded.lastLineStart = tail.lastLineStart;
+      loaded.endsWithNewline = tail.endsWithNewline;
+    } else if (plan.at.from > loaded.bytes) {
+      loaded.endsWithNewline = true; // only the `\n` that ended the last line was new
+    }
+    loaded.bytes = Math.max(loaded.bytes, tail.bytes);
+    loaded.stat = { size: st.size, mtimeMs: st.mtimeMs };
+    loaded.identity = identity;
+  };
+  return { added: cols.entries.length, commit };
+}
+
+/** stat, or null when the file is gone. */
+export async function statOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await fsStat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
