@@ -34,6 +34,10 @@ const KIND_ICONS: Record<string, string> = {
   model_change: 'arrow-swap',
   thinking_level_change: 'lightbulb',
   label: 'tag',
+  developer: 'gear',
+  session_init: 'rocket',
+  mode_change: 'symbol-enum',
+  ttsr_injection: 'law',
 };
 
 export interface TreeHost {
@@ -88,6 +92,7 @@ export class BranchTree {
         const r = this.rows.get(i);
         if (r) host.selectLeaf(r.entryId);
       },
+      initial: () => this.selectedIndex,
     });
   }
 
@@ -96,6 +101,8 @@ export class BranchTree {
     const gen = ++this.generation;
     this.leafId = leafId;
     this.focusEntry = focusEntryId;
+    // Enter on a row reloads the tree: the keyboard user stays on the selected row afterwards.
+    const hadFocus = this.list.hasFocus();
     const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start: 0, count: PAGE });
     if (gen !== this.generation) return;
     this.rows = new Map();
@@ -111,8 +118,10 @@ export class BranchTree {
       if (gen !== this.generation) return;
       const vp = this.listEl.clientHeight;
       this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+      if (hadFocus) this.list.focusIndex(target);
     } else {
       this.list.scrollToIndex(0);
+      if (hadFocus) this.listEl.focus({ preventScroll: true });
     }
   }
 

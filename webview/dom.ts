@@ -38,9 +38,27 @@ export function formatTime(iso: string | null): string {
   return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
+/** The local day the session started on: short times on other days also say which day. */
+let sessionDay: string | null = null;
+
+function localDay(d: Date): string {
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+}
+
+export function setSessionDay(iso: string | null): void {
+  const d = iso ? new Date(iso) : null;
+  sessionDay = d && !Number.isNaN(d.getTime()) ? localDay(d) : null;
+}
+
+/**
+ * The time of day; for an entry on another day than the session's first one, the date too
+ * ("Jul 14, 06:45:10 AM"), so rows of a session that spans days never read out of order.
+ */
 export function formatShortTime(iso: string | null): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (sessionDay === null || localDay(d) === sessionDay) return time;
+  return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
 }

@@ -3,7 +3,7 @@ import '../src/protocol/jitless';
 import './styles.css';
 import type { ContextInfo, SessionSummary, TreeFilter, WebviewState } from '../src/protocol/messages';
 import { BranchTree } from './branchTree';
-import { h, icon } from './dom';
+import { h, icon, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
 import type { RowActions } from './messageRow';
 import { ContextPreview } from './preview';
@@ -125,6 +125,7 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
 
 function mountHeader(s: SessionSummary): void {
   summary = s;
+  setSessionDay(s.created);
   headerSlot.replaceChildren(renderHeader(s, showError));
   app.dataset.revision = String(s.revision);
 }

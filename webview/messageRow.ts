@@ -173,7 +173,7 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     entryBtn,
     sessionsBtn,
     m.timestamp ? h('time', { class: 'sl-time', datetime: m.timestamp, title: formatTime(m.timestamp) }, formatShortTime(m.timestamp)) : null,
-    m.tokensEst > 0 || !entryType ? h('span', { class: 'sl-tokens', title: 'Estimated tokens: characters ÷ 4 (images ≈ 1k each)' }, `≈ ${formatTokens(m.tokensEst)} est.`) : null,
+    m.tokensEst > 0 || !entryType ? h('span', { class: 'sl-tokens', title: 'Estimated tokens of this message: characters ÷ 4 (images ≈ 1k each)' }, `≈ ${formatTokens(m.tokensEst)} tok`) : null,
   );
   const body = h('div', { class: 'sl-msg-body' });
   m.blocks.forEach((b, i) => body.append(renderBlock(m, b, i, actions)));

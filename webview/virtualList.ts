@@ -14,6 +14,8 @@ export interface ListSource {
   activate?(i: number, row: HTMLElement): void;
   /** Called after each layout with the rendered range. */
   rendered?(first: number, last: number): void;
+  /** The row the keyboard starts from when the list itself (no row) has focus, e.g. the selection. */
+  initial?(): number | null;
 }
 
 const OVERSCAN_PX = 600;
@@ -74,15 +76,24 @@ export class VirtualList {
   /** Re-render rows whose content changed (data arrived), keeping positions. */
   refresh(indices?: Iterable<number>): void {
     const which = indices ? [...indices] : [...this.rows.keys()];
+    // A keyboard user on a row that is re-rendered (its data arrived) keeps the focus.
+    let refocus = -1;
     for (const i of which) {
       const r = this.rows.get(i);
       if (!r) continue;
+      if (r.el.contains(document.activeElement)) refocus = i;
       this.resize.unobserve(r.el);
       r.el.remove();
       this.rows.delete(i);
     }
     this.dirty = true;
     this.layout();
+    if (refocus >= 0) this.rowElement(refocus)?.focus({ preventScroll: true });
+  }
+
+  /** Whether the keyboard focus is in this list (on the list or one of its rows). */
+  hasFocus(): boolean {
+    return this.viewport.contains(document.activeElement);
   }
 
   private schedule(): void {
@@ -227,6 +238,14 @@ export class VirtualList {
     // Keys inside text fields, buttons and summaries keep their own meaning.
     if (target.closest('input, textarea, select, button, summary, a')) return;
     const row = target.closest<HTMLElement>('.vl-row');
+    if (!row && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      // Focus is on the list itself (just tabbed in): the first arrow lands on the selected row,
+      // else the first visible one, instead of skipping past it.
+      const start = this.source.initial?.() ?? (this.focused >= 0 ? this.focused : (this.anchor()?.index ?? 0));
+      e.preventDefault();
+      this.focusIndex(start);
+      return;
+    }
     const current = row ? Number(row.dataset.vlIndex) : this.focused >= 0 ? this.focused : (this.anchor()?.index ?? 0);
     const page = Math.max(1, Math.floor(this.viewport.clientHeight / 80));
     let next: number | null = null;

@@ -72,6 +72,13 @@ function routes(page, screenshotsDir, log) {
       await loc.click({ timeout: timeoutMs });
       return { frameUrl: frame.url() };
     },
+    // Runs `body` (a function body over `el` and `arg`) on the first match in any frame and
+    // returns its JSON-serialisable result: computed styles, focus, sizes a test asserts on.
+    'POST /frame-eval': async ({ selector, body, arg = null, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
+      const { loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
+      const fn = new Function('el', 'arg', String(body));
+      return { value: await loc.evaluate(fn, arg, { timeout: timeoutMs }) };
+    },
     'POST /box': async ({ selector, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
       const { loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
       const box = await loc.boundingBox({ timeout: timeoutMs });

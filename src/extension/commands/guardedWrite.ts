@@ -25,6 +25,11 @@ export async function noteOwnWrite(file: string): Promise<void> {
   if (st) ownWrites.set(path.resolve(file), `${st.size}:${st.mtimeMs}`);
 }
 
+/** Whether the file (size, mtime as last stat'ed) is exactly as our last write left it: fresh, not live. */
+export function isOwnWrite(file: string, size: number, mtimeMs: number): boolean {
+  return ownWrites.get(path.resolve(file)) === `${size}:${mtimeMs}`;
+}
+
 /** `liveWindowMs` for the core's guards: 0 while the file is exactly as our last write left it. */
 export async function liveWindowFor(file: string): Promise<number | undefined> {
   const st = await fs.stat(file).catch(() => undefined);

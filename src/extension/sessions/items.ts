@@ -13,6 +13,13 @@ export interface RenderContext {
   tokens: readonly string[];
   isWorkspaceProject: boolean;
   visible: VisibleTree | undefined;
+  /** The session file is exactly as our own last write left it: recently modified, yet not live. */
+  ownWrite?: boolean;
+  /**
+   * The tooltip waits for resolveTreeItem (VS Code only resolves a tooltip left undefined), so
+   * hovering a session whose file is not read yet still shows its models, tokens and cost.
+   */
+  deferTooltip?: boolean;
 }
 
 export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem {
@@ -60,7 +67,7 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   const flags = ['session'];
   const state = m.state === 'needs-migration' ? 'needsMigration' : m.state === 'too-new' ? 'tooNew' : m.state;
   flags.push(state);
-  if (isLive(m.modifiedMs, ctx.now)) flags.push('live');
+  if (isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite) flags.push('live');
   if (m.isSubagent) flags.push('subagent');
   if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
   if (m.state === 'damaged' || (ctx.doc && isRepairable(ctx.doc))) flags.push('repairable');
@@ -90,7 +97,7 @@ const STATE_TEXT = {
 
 function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const m = node.meta;
-  const live = isLive(m.modifiedMs, ctx.now);
+  const live = isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite;
   const item = new vscode.TreeItem(sessionTitle(node), Collapsed);
   item.id = node.id;
   const desc = [formatRelativeTime(m.modifiedMs, ctx.now)];
@@ -119,7 +126,7 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
     rows.push(['diagnostics', String(ctx.doc.problems.length)]);
   }
   md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
-  item.tooltip = md;
+  item.tooltip = ctx.deferTooltip ? undefined : md;
   return item;
 }
 

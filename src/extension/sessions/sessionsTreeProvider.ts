@@ -17,6 +17,7 @@ import {
 } from '../../core/treeView';
 import { byNewest, countMessages, listProjects, listProjectSessions, projectLabel, readSessionMeta, resolveRoots, type SessionMeta } from './catalog';
 import { isRepairable, SessionDocuments, type SessionDoc } from './documents';
+import { isOwnWrite } from '../commands/guardedWrite';
 import { renderItem } from './items';
 import { DiagnosticNode, EntryNode, InfoNode, ProjectNode, RunNode, SessionNode, type LoomNode } from './nodes';
 
@@ -143,18 +144,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       tokens: this.tokens,
       isWorkspaceProject: node.kind === 'project' && this.isWorkspaceProject(node),
       visible: doc ? this.visible.get(doc.file)?.tree : undefined,
+      ownWrite: node.kind === 'session' && isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs),
+      deferTooltip: node.kind === 'session' && !doc,
     });
     if (node.kind === 'session' && item.contextValue) this.contexts.set(node.file, item.contextValue);
     return item;
   }
 
   async resolveTreeItem(item: vscode.TreeItem, node: LoomNode): Promise<vscode.TreeItem> {
-    if (node.kind !== 'session' || this.docs.peek(node.file)) return item;
+    if (node.kind !== 'session' || item.tooltip !== undefined) return item;
+    const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
     try {
       const doc = await this.docs.get(node.file);
-      return renderItem(node, { doc, now: Date.now(), messageCount: doc.stats().entriesByType.message ?? 0, tokens: this.tokens, isWorkspaceProject: false, visible: undefined });
+      return renderItem(node, { doc, now: Date.now(), messageCount: doc.stats().entriesByType.message ?? 0, tokens: this.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     } catch {
-      return item;
+      // Unreadable right now: the tooltip from the file's metadata alone.
+      return renderItem(node, { doc: undefined, now: Date.now(), messageCount: undefined, tokens: this.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     }
   }
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { generateSession } from '../../../bench/generate';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
-import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { box, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -384,6 +384,74 @@ describe('session editor', function () {
     await waitForPreview(file, 'a100000c');
     await frameText(`${app(file)} .sl-msg[data-entry-id="a100000c"] img.sl-img`);
     assert.match(await frameText(`${app(file)} .sl-msg[data-entry-id="a100000c"] .sl-image-missing`), /d114edcb0c0e7c0ad6cee0171e780a06ff139a28abb12028da2975bf32122692/);
+  });
+
+  it('keeps the keyboard on the branch tree: the first arrow lands on the selection, Enter keeps the focus', async () => {
+    const file = demo();
+    await openEditor(file);
+    await waitForPreview(file);
+    const tree = `${app(file)} .sl-tree-list`;
+    const active = () => frameEval<{ id: string | null; selected: boolean; inTree: boolean }>(tree, "const a = document.activeElement; return { id: a?.dataset?.entryId ?? null, selected: a?.classList.contains('is-selected') ?? false, inTree: el.contains(a) };");
+    const waitFor = async (what: string, ok: (a: Awaited<ReturnType<typeof active>>) => boolean) => {
+      const deadline = Date.now() + 10_000;
+      let a = await active();
+      while (!ok(a) && Date.now() < deadline) {
+        await sleep(150);
+        a = await active();
+      }
+      assert.ok(ok(a), `${what}: ${JSON.stringify(a)}`);
+      return a;
+    };
+    // A click on a row selects it; the tree reloads and the focus stays on that row.
+    await click(`${tree} .sl-tree-row[data-entry-id="a1000006"]`);
+    await waitForPreview(file, 'a1000006');
+    await waitFor('focus after a click', (a) => a.id === 'a1000006' && a.selected);
+    // Tabbing in puts the focus on the list itself: ArrowDown starts at the selected row, not after it.
+    await frameEval(tree, 'el.focus(); return true;');
+    await keys('ArrowDown');
+    await waitFor('first ArrowDown from the list', (a) => a.id === 'a1000006' && a.selected);
+    // ArrowUp, Enter: the row above becomes the leaf and keeps the keyboard focus.
+    await keys(['ArrowUp', 'Enter']);
+    await waitForPreview(file, 'a1000005');
+    const after = await waitFor('focus after Enter', (a) => a.inTree && a.selected);
+    assert.equal(after.id, 'a1000005');
+    await keys('ArrowDown');
+    await waitFor('arrows still work after Enter', (a) => a.id === 'a1000006');
+  });
+
+  it('keeps label chips whole in a narrow tree, and inline code and button hovers readable in light high contrast', async () => {
+    const file = demo();
+    await openEditor(file);
+    await waitForPreview(file);
+    // The narrowest tree pane the layout allows (220px): the "docs" label chip is not cut.
+    const chip = await frameEval<{ text: string; scroll: number; client: number }>(
+      `${app(file)} .sl-tree-row .sl-label-chip`,
+      "const layout = document.querySelector('.sl-layout'); layout.style.gridTemplateColumns = '220px 1px minmax(0, 1fr)'; const r = { text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth }; layout.style.gridTemplateColumns = ''; return r;",
+    );
+    assert.ok(chip.scroll <= chip.client + 1, `label chip "${chip.text}" is cut: ${chip.scroll}px of text in ${chip.client}px`);
+
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default High Contrast Light', vscode.ConfigurationTarget.Global);
+    try {
+      await sleep(1200);
+      // WCAG contrast of an element's text against its own background (both opaque here).
+      const contrast = `
+        const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return { v: m.slice(0, 3), a: m.length > 3 ? m[3] : 1 }; };
+        const lum = (v) => { const [r, g, b] = v.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const ratio = (t) => { const cs = getComputedStyle(t); const fg = rgb(cs.color), bg = rgb(cs.backgroundColor); if (bg.a < 0.5) return { ratio: 99, fg: cs.color, bg: cs.backgroundColor }; const a = lum(fg.v), b = lum(bg.v); return { ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), fg: cs.color, bg: cs.backgroundColor }; };`;
+      const code = await frameEval<{ ratio: number; fg: string; bg: string }>(`${app(file)} .sl-md code`, `${contrast} return ratio(el);`);
+      assert.ok(code.ratio >= 4.5, `inline code ${code.fg} on ${code.bg}: contrast ${code.ratio.toFixed(2)}`);
+      // Hovered header button (vscode-elements): light high contrast defines no hover colour.
+      const btn = await box(`${app(file)} vscode-button.sl-hbtn`);
+      await moveMouse(btn.x + btn.width / 2, btn.y + btn.height / 2);
+      await sleep(300);
+      const hovered = await frameEval<{ ratio: number; fg: string; bg: string }>(`${app(file)} vscode-button.sl-hbtn`, `${contrast} return ratio(el.shadowRoot.querySelector('.base') ?? el);`);
+      await screenshot('editor-hc-light-hover');
+      assert.ok(hovered.ratio >= 4.5, `hovered button ${hovered.fg} on ${hovered.bg}: contrast ${hovered.ratio.toFixed(2)}`);
+    } finally {
+      await moveMouse(5, 5);
+      await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+      await sleep(800);
+    }
   });
 
   it('restores the selected leaf when the editor is hidden and shown again', async () => {

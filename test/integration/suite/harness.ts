@@ -30,6 +30,14 @@ export async function frameText(selector: string, options: { urlContains?: strin
   return (await call<{ text: string }>('/frame-text', { selector, ...options })).text;
 }
 
+/**
+ * Evaluates `body`, a function body over `el` (the first match of `selector` in any frame) and
+ * `arg`, in that frame; resolves to its JSON result.
+ */
+export async function frameEval<T>(selector: string, body: string, arg: unknown = null, options: { frameUrlContains?: string; timeoutMs?: number } = {}): Promise<T> {
+  return (await call<{ value: T }>('/frame-eval', { selector, body, arg, ...options })).value;
+}
+
 export async function click(selector: string, options: { frameUrlContains?: string; timeoutMs?: number } = {}): Promise<void> {
   await call('/click', { selector, ...options });
 }

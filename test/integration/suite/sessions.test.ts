@@ -277,6 +277,42 @@ describe('sessions view', function () {
     assert.doesNotMatch(label((await provider().nodeForEntry(file, 'bbbb0002'))!), /^\[/);
   });
 
+  it('does not call a session live just because Session Loom wrote it; an external append does', async () => {
+    const file = await place('own-write.jsonl', forkedSession('f0000000000000b7'));
+    answer({ input: 'mine' });
+    await vscode.commands.executeCommand('sessionLoom.relabelEntry', vscode.Uri.file(file), 'bbbb0002');
+    const row = async () => provider().getTreeItem(await sessionNode(file));
+    let item = await row();
+    assert.doesNotMatch(String(item.description), /\blive\b/, `after our own relabel: ${item.description}`);
+    assert.doesNotMatch(item.contextValue ?? '', /\blive\b/);
+    assert.ok(item.iconPath instanceof vscode.ThemeIcon && item.iconPath.id !== 'pulse', 'no live icon after our own write');
+    // Something else appends: now the file is live.
+    const msg = { type: 'message', id: 'zzzz0099', parentId: 'gggg0007', timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'more' }] } };
+    fs.appendFileSync(file, JSON.stringify(msg) + '\n');
+    await provider().fileChanged(file);
+    item = await row();
+    assert.match(String(item.description), /\blive\b/, `after an external append: ${item.description}`);
+  });
+
+  it("shows a session's models, tokens and cost on hover before its file was ever read (resolveTreeItem)", async () => {
+    const file = await place('tooltip.jsonl', forkedSession('f0000000000000b8'));
+    provider().refresh();
+    const node = await sessionNode(file);
+    const item = provider().getTreeItem(node);
+    // VS Code resolves only a tooltip left undefined: a metadata-only tooltip would stay forever.
+    assert.equal(item.tooltip, undefined, 'the tooltip waits for resolveTreeItem');
+    const resolved = await provider().resolveTreeItem(item, node);
+    const md = resolved.tooltip;
+    assert.ok(md instanceof vscode.MarkdownString, 'a Markdown tooltip');
+    assert.match(md.value, /models: `anthropic\/claude-sonnet-4-5`|models: .*claude-sonnet-4-5/);
+    assert.match(md.value, /tokens: /);
+    assert.match(md.value, /cost: \$0\.0048/);
+    assert.match(md.value, /diagnostics: 0/);
+    // Once read, the row carries the full tooltip itself.
+    const again = provider().getTreeItem(node);
+    assert.ok(again.tooltip instanceof vscode.MarkdownString && /cost: /.test(again.tooltip.value));
+  });
+
   it('set title sanitises, records titleSource user and rewrites only the header line', async () => {
     const file = await place('title.jsonl', forkedSession('f0000000000000c3'));
     const rest = fs.readFileSync(file, 'utf8').split('\n').slice(1).join('\n');
