@@ -25,8 +25,23 @@ export interface UnparsedRange {
   end: number;
 }
 
+/**
+ * The parsed object records as parallel columns: `values[i]` was on physical line `lines[i]`, at
+ * bytes `[starts[i], ends[i])`. This is how the reader stores them (no object per record); the
+ * loader takes these arrays over as its own entry columns.
+ */
+export interface RecordColumns {
+  values: Record<string, unknown>[];
+  lines: number[];
+  starts: number[];
+  ends: number[];
+}
+
 export interface JsonlParseResult {
-  records: JsonlRecord[];
+  /** Object records in file order, one object each: built from `columns` on first access. */
+  readonly records: JsonlRecord[];
+  /** The same records, as columns (what the loader reads). */
+  columns: RecordColumns;
   diagnostics: Diagnostic[];
   /** Physical line count (a final line without `\n` counts; the empty rest after a final `\n` does not). */
   lines: number;
@@ -44,6 +59,30 @@ export interface JsonlParseResult {
   lastLineStart: number;
 }
 
+/** A JsonlParseResult whose `records` view is materialized only when asked for (a prototype getter). */
+class ParseResult implements JsonlParseResult {
+  columns: RecordColumns = { values: [], lines: [], starts: [], ends: [] };
+  diagnostics: Diagnostic[] = [];
+  lines = 0;
+  unparsed: UnparsedRange[] = [];
+  title: JsonlRecord | null = null;
+  bom = false;
+  bytes = 0;
+  endsWithNewline = true;
+  lastLineStart = 0;
+  #records: JsonlRecord[] | null = null;
+
+  get records(): JsonlRecord[] {
+    if (this.#records === null) {
+      const { values, lines, starts, ends } = this.columns;
+      const out = new Array<JsonlRecord>(values.length);
+      for (let i = 0; i < values.length; i++) out[i] = { value: values[i]!, line: lines[i]!, start: starts[i]!, end: ends[i]! };
+      this.#records = out;
+    }
+    return this.#records;
+  }
+}
+
 /** Where a tail read starts: a byte offset at a line start, and the number of lines before it. */
 export interface ReadFrom {
   /** Absolute byte offset of the first byte to read; must be the start of a line. */
@@ -57,17 +96,7 @@ const CR = 0x0d;
 
 /** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
 class LineParser {
-  readonly result: JsonlParseResult = {
-    records: [],
-    diagnostics: [],
-    lines: 0,
-    unparsed: [],
-    title: null,
-    bom: false,
-    bytes: 0,
-    endsWithNewline: true,
-    lastLineStart: 0,
-  };
+  readonly result = new ParseResult();
 
   constructor(startLine = 0, from = 0) {
     this.result.lines = startLine;
@@ -110,12 +139,16 @@ class LineParser {
   private record(value: Record<string, unknown>, line: number, start: number, end: number): void {
     const r = this.result;
     // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
-    if (line === 1 && r.records.length === 0 && value.type === 'title') {
+    const c = r.columns;
+    if (line === 1 && c.values.length === 0 && value.type === 'title') {
       r.title = { value, line, start, end };
       r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
       return;
     }
-    r.records.push({ value, line, start, end });
+    c.values.push(value);
+    c.lines.push(line);
+    c.starts.push(start);
+    c.ends.push(end);
   }
 
   private recover(text: string, byteLen: number, abs: number, lineNo: number, terminated: boolean): void {
@@ -263,12 +296,9 @@ const CHUNK = 1 << 16;
  * spans reads is gathered in a carry buffer that only grows (to the longest such line).
  */
 export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlParseResult> {
-  const p = new LineParser(at?.startLine ?? 0, at?.from ?? 0);
+  const lines = new ChunkLines(new LineParser(at?.startLine ?? 0, at?.from ?? 0));
   const fh = await open(path, 'r');
   const chunk = Buffer.allocUnsafeSlow(CHUNK);
-  let carry: Buffer | null = null;
-  let carryLen = 0;
-  let carryStart = 0; // absolute offset of the first carried byte
   let abs = at?.from ?? 0; // absolute offset of the current chunk
   const start = abs;
   let lastByte = -1;
@@ -276,36 +306,63 @@ export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlP
     for (;;) {
       const { bytesRead: got } = await fh.read(chunk, 0, CHUNK, abs);
       if (got === 0) break;
-      let s = 0;
-      for (;;) {
-        const nl = chunk.indexOf(LF, s);
-        if (nl === -1 || nl >= got) break;
-        if (carryLen > 0) {
-          carry = appendTo(carry!, carryLen, chunk, s, nl);
-          carryLen += nl - s;
-          p.line(carry, 0, carryLen, carryStart, true);
-          carryLen = 0;
-        } else {
-          p.line(chunk, s, nl, abs + s, true);
-        }
-        s = nl + 1;
-      }
-      if (s < got) {
-        if (carryLen === 0) carryStart = abs + s;
-        carry = appendTo(carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), carryLen, chunk, s, got);
-        carryLen += got - s;
-      }
+      lines.feed(chunk, got, abs);
       abs += got;
       lastByte = chunk[got - 1]!;
     }
   } finally {
     await fh.close();
   }
-  if (carryLen > 0) p.line(carry!, 0, carryLen, carryStart, false);
-  p.result.bytes = abs;
+  const result = lines.finish();
+  result.bytes = abs;
   // A tail that read nothing says nothing about the byte before it: the caller knows that one.
-  p.result.endsWithNewline = abs === start || lastByte === LF;
-  return p.result;
+  result.endsWithNewline = abs === start || lastByte === LF;
+  return result;
+}
+
+/**
+ * Splits consecutive chunks into lines for a LineParser. Kept out of the async reader on purpose:
+ * the per-line loop is the hot code V8 optimizes, and compiled on its own, as a small synchronous
+ * method, it costs the optimizing compiler less memory than inside the async function's state
+ * machine (whose compiler memory shows up in a small session's peak RSS).
+ */
+class ChunkLines {
+  #carry: Buffer | null = null;
+  #carryLen = 0;
+  #carryStart = 0; // absolute offset of the first carried byte
+
+  constructor(readonly parser: LineParser) {}
+
+  /** `chunk[0, got)` holds the file's bytes from absolute offset `abs`. */
+  feed(chunk: Buffer, got: number, abs: number): void {
+    const p = this.parser;
+    let s = 0;
+    for (;;) {
+      const nl = chunk.indexOf(LF, s);
+      if (nl === -1 || nl >= got) break;
+      if (this.#carryLen > 0) {
+        const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, s, nl));
+        const len = this.#carryLen + (nl - s);
+        this.#carryLen = 0;
+        p.line(carry, 0, len, this.#carryStart, true);
+      } else {
+        p.line(chunk, s, nl, abs + s, true);
+      }
+      s = nl + 1;
+    }
+    if (s < got) {
+      if (this.#carryLen === 0) this.#carryStart = abs + s;
+      this.#carry = appendTo(this.#carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), this.#carryLen, chunk, s, got);
+      this.#carryLen += got - s;
+    }
+  }
+
+  /** Parses a final line without `\n`; returns the parser's result. */
+  finish(): JsonlParseResult {
+    if (this.#carryLen > 0) this.parser.line(this.#carry!, 0, this.#carryLen, this.#carryStart, false);
+    this.#carryLen = 0;
+    return this.parser.result;
+  }
 }
 
 /** Copies `src[s, e)` to `dst` at `at`, growing `dst` (doubling) when needed; returns the buffer to use. */
@@ -338,10 +395,10 @@ export async function readJsonlPrefix(path: string, maxBytes = 4096): Promise<Js
     }
     const data = buf.subarray(0, got);
     const truncated = size > got;
-    if (!truncated) return { ...parseJsonlLenient(data), truncated: false };
     const lastNl = data.lastIndexOf(LF);
-    const whole = lastNl === -1 ? data.subarray(0, 0) : data.subarray(0, lastNl + 1);
-    return { ...parseJsonlLenient(whole), truncated: true };
+    const whole = !truncated ? data : lastNl === -1 ? data.subarray(0, 0) : data.subarray(0, lastNl + 1);
+    // Object.assign, not a spread: `records` is a prototype getter a spread would not copy.
+    return Object.assign(parseJsonlLenient(whole), { truncated });
   } finally {
     await fh.close();
   }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat as fsStat } from 'node:fs/promises';
 import type { Diagnostic } from './diagnostics';
-import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type JsonlRecord } from './jsonl';
+import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type RecordColumns } from './jsonl';
 import { emptyReport, headerVersion, migrateSession, type MigrationReport } from './migrate';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
@@ -79,38 +79,40 @@ function isHeaderRecord(v: Record<string, unknown>): boolean {
   return v.type === 'session' && typeof v.id === 'string';
 }
 
-/** Builds a LoadedSession from a parse result (shared by the file and text loaders). */
+/**
+ * Builds a LoadedSession from a parse result (shared by the file and text loaders). Takes over
+ * `parse.columns`: its arrays become the session's entry columns (see takeEntries).
+ */
 export function buildLoadedSession(parse: JsonlParseResult, path: string | null, stat: LoadedSession['stat']): LoadedSession {
   const diagnostics = parse.diagnostics.slice();
-  const records = parse.records;
+  const cols = parse.columns;
   let header: SessionHeader | null = null;
   let headerRange: ByteRange | null = null;
   let headerLine = 0;
   let readOnlyReason: string | null = null;
   let first = 0;
 
-  const first0: JsonlRecord | undefined = records[0];
-  if (first0 && isHeaderRecord(first0.value)) {
-    header = first0.value as SessionHeader;
-    headerLine = first0.line;
-    headerRange = { start: first0.start, end: first0.end };
+  const first0: Record<string, unknown> | undefined = cols.values[0];
+  if (first0 && isHeaderRecord(first0)) {
+    header = first0 as SessionHeader;
+    headerLine = cols.lines[0]!;
+    headerRange = { start: cols.starts[0]!, end: cols.ends[0]! };
     first = 1;
   } else if (parse.bytes > 0) {
     // Part C §1: damaged, not empty — show what can be read, never write, never replace.
-    const line = first0?.line ?? parse.unparsed[0]?.line ?? 1;
-    if (first0 && first0.value.type === 'session') {
+    const line = first0 ? cols.lines[0]! : (parse.unparsed[0]?.line ?? 1);
+    if (first0 && first0.type === 'session') {
       diagnostics.push({ line, kind: 'invalid-header', message: 'the session header has no string "id"' });
       first = 1;
     }
-    const what = first0 ? `the first record is ${typeof first0.value.type === 'string' ? `a "${first0.value.type}" record` : 'not a session record'}` : 'no record could be parsed';
+    const what = first0 ? `the first record is ${typeof first0.type === 'string' ? `a "${first0.type}" record` : 'not a session record'}` : 'no record could be parsed';
     diagnostics.push({ line, kind: 'no-header', message: `no valid session header (${what}); the file is damaged and read-only` });
     readOnlyReason = `damaged: no valid session header (line ${line})`;
   }
 
-  const collected: EntryColumns = { entries: [], entryLines: [], entryStarts: [], entryEnds: [] };
-  collectEntries(records, first, collected, diagnostics);
-  let entries = collected.entries;
-  const { entryLines, entryStarts, entryEnds } = collected;
+  const taken = takeEntries(cols, first, diagnostics);
+  let entries = taken.entries;
+  const { entryLines, entryStarts, entryEnds } = taken;
 
   const originalVersion = headerVersion(header);
   let migration = emptyReport(originalVersion);
@@ -118,7 +120,8 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
   if (header && originalVersion > CURRENT_SESSION_VERSION) {
     diagnostics.push({ line: headerLine, kind: 'unsupported-version', message: `session version ${originalVersion} is newer than ${CURRENT_SESSION_VERSION}; shown read-only` });
     readOnlyReason = `version ${originalVersion} is newer than ${CURRENT_SESSION_VERSION}`;
-  } else if (header) {
+  } else if (header && originalVersion < CURRENT_SESSION_VERSION) {
+    // (A current file needs no migration: migrateSession would only copy `entries`.)
     const m = migrateSession(header, entries);
     header = m.header;
     entries = m.entries;
@@ -165,19 +168,36 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
 /** The per-entry columns of a LoadedSession. */
 export type EntryColumns = Pick<LoadedSession, 'entries' | 'entryLines' | 'entryStarts' | 'entryEnds'>;
 
-/** Records (from `first` on) → entries; a record without a string `type` becomes a diagnostic. */
-export function collectEntries(records: readonly JsonlRecord[], first: number, out: EntryColumns, diagnostics: Diagnostic[]): void {
-  for (let i = first; i < records.length; i++) {
-    const r = records[i]!;
-    if (typeof r.value.type !== 'string') {
-      diagnostics.push({ line: r.line, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
+/**
+ * Records (from `first` on) → entries; a record without a string `type` becomes a diagnostic.
+ * Works in place: the columns' own arrays, compacted, become the entry columns (no copy of a
+ * 1M-entry session's four arrays), so `cols` must belong to the caller alone.
+ */
+export function takeEntries(cols: RecordColumns, first: number, diagnostics: Diagnostic[]): EntryColumns {
+  const { values, lines, starts, ends } = cols;
+  const n = values.length;
+  let w = 0;
+  for (let i = first; i < n; i++) {
+    const v = values[i]!;
+    if (typeof v.type !== 'string') {
+      diagnostics.push({ line: lines[i]!, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
       continue;
     }
-    out.entries.push(r.value as SessionEntry);
-    out.entryLines.push(r.line);
-    out.entryStarts.push(r.start);
-    out.entryEnds.push(r.end);
+    if (w !== i) {
+      values[w] = v;
+      lines[w] = lines[i]!;
+      starts[w] = starts[i]!;
+      ends[w] = ends[i]!;
+    }
+    w++;
   }
+  if (w !== n) {
+    values.length = w;
+    lines.length = w;
+    starts.length = w;
+    ends.length = w;
+  }
+  return { entries: values as SessionEntry[], entryLines: lines, entryStarts: starts, entryEnds: ends };
 }
 
 /**

@@ -17,7 +17,7 @@ import { open, stat as fsStat } from 'node:fs/promises';
 import { checkBlobRefs, type BlobStore } from './blobs';
 import type { Diagnostic } from './diagnostics';
 import { readJsonlFile, type ReadFrom } from './jsonl';
-import { collectEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
+import { takeEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
 import { CURRENT_SESSION_VERSION } from './schemas';
 
 export type TailPlan =
@@ -91,9 +91,8 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
   const identity = await readFileIdentity(path, tail.bytes, st).catch(() => null);
   if (!identity) return null;
 
-  const cols: EntryColumns = { entries: [], entryLines: [], entryStarts: [], entryEnds: [] };
   const diags: Diagnostic[] = tail.diagnostics.slice();
-  collectEntries(tail.records, 0, cols, diags);
+  const cols: EntryColumns = takeEntries(tail.columns, 0, diags);
   // Same order as a full load: by line, reader notes before loader notes, blob notes last.
   diags.sort((a, b) => a.line - b.line);
   if (opts.blobs && cols.entries.length > 0) {
