@@ -113,8 +113,8 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       const head = h(
         'div',
         { class: 'sl-compaction-head' },
+        // The time is in the row head already (as for every message): not repeated here.
         b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, `${formatTokens(b.tokensBefore)} tokens before`) : null,
-        b.timestamp ? h('span', { class: 'sl-muted' }, `compacted ${formatTime(b.timestamp)}`) : null,
       );
       const short = b.shortSummary ? h('p', { class: 'sl-short-summary' }, b.shortSummary) : null;
       const full = h('div', { class: 'sl-md' });

@@ -9,6 +9,7 @@ import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 export function fileOfNode(node: LoomNode): string | undefined {
   switch (node.kind) {
     case 'project':
+    case 'notice':
       return undefined;
     case 'session':
       return node.file;

@@ -25,12 +25,16 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
     node = await provider.nodeForEntry(target.file, target.entryId);
     if (!node && (provider.filter !== 'all' || provider.searchTokens.length > 0)) {
       // Hidden by the filter or the search: show everything rather than select nothing.
-      provider.setSearch('');
-      provider.setFilter('all');
+      await provider.setSearch('');
+      await provider.setFilter('all');
       node = await provider.nodeForEntry(target.file, target.entryId);
     }
   } else {
     node = await provider.findSession(file);
+    if (node && !provider.search.shows(node.meta)) {
+      await provider.setSearch('');
+      node = await provider.findSession(file);
+    }
   }
   if (!node) return void prompts.error(`Reveal in Sessions: ${file} is not under a sessions root (see the sessionLoom.sessionRoots setting).`);
   await provider.treeView?.reveal(node, { select: true, focus: true, expand: false });
@@ -53,10 +57,15 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
       const q =
         typeof query === 'string'
           ? query
-          : await prompts.input({ title: 'Search entries', value: provider.query, prompt: 'Space-separated words, all must match (label, role, text); case-insensitive. Empty clears.' });
-      if (q !== undefined) provider.setSearch(q);
+          : await prompts.input({
+              title: 'Search Sessions',
+              value: provider.query,
+              prompt: 'Searches every session in the view: each entry’s text, role and [label], and each session’s title and first prompt. Words are AND-ed, case-insensitive. Empty clears.',
+            });
+      if (q !== undefined) await provider.setSearch(q);
     }),
     vscode.commands.registerCommand('sessionLoom.clearSearch', () => provider.setSearch('')),
+    vscode.commands.registerCommand('sessionLoom.stopSearch', () => provider.search.stop()),
     vscode.commands.registerCommand('sessionLoom.revealEntry', (arg?: unknown, entryId?: unknown) => revealEntry(provider, arg, entryId)),
     vscode.commands.registerCommand('sessionLoom.copyEntryId', async (arg?: unknown, b?: unknown) => {
       const t = targetEntry(provider, arg, b);

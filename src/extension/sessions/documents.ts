@@ -1,5 +1,6 @@
 // Loaded sessions, cached by file and stamped with (size, mtime) so a changed file is re-read.
-// The view loads a session only when its row is expanded, hovered or revealed. A changed file
+// The view loads a session when its row is expanded, hovered or revealed, and while a search
+// scans the sessions (which releases again what did not match). A changed file
 // is brought up to date from its previous load: a live session that grew is read only from
 // where the last read ended (src/core/tail.ts); anything else is a full reload.
 import * as fs from 'node:fs/promises';
@@ -66,6 +67,21 @@ export class SessionDocuments {
   invalidate(file: string): void {
     this.docs.delete(file);
     this.ready.delete(file);
+  }
+
+  /** Whether the file was loaded (or is loading) in this cache, current or not. */
+  isKnown(file: string): boolean {
+    return this.docs.has(file) || this.core.has(file);
+  }
+
+  /**
+   * Forgets a file entirely, its core document too (the next `get` reads it in full). The cache
+   * has no bound of its own: a search across every session releases what it loaded only to look.
+   */
+  release(file: string): void {
+    this.docs.delete(file);
+    this.ready.delete(file);
+    this.core.delete(file);
   }
 
   clear(): void {

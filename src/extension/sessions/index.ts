@@ -20,12 +20,14 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     showCollapseAll: true,
     canSelectMany: true,
   });
-  provider.treeView = treeView;
+
   void vscode.commands.executeCommand('setContext', 'sessionLoom.treeFilter', provider.filter);
   void vscode.commands.executeCommand('setContext', 'sessionLoom.searchActive', false);
+  void vscode.commands.executeCommand('setContext', 'sessionLoom.searching', false);
   context.subscriptions.push(
     provider,
     treeView,
+    provider.attach(treeView),
     registerViewCommands(provider),
     registerWriteCommands(provider),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { severityOf } from '../../core/diagnostics';
 import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/treeView';
 import { isRepairable, type SessionDoc } from './documents';
-import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, ProjectNode, RunNode, SessionNode } from './nodes';
+import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 export interface RenderContext {
   doc: SessionDoc | undefined;
@@ -15,6 +15,8 @@ export interface RenderContext {
   visible: VisibleTree | undefined;
   /** The session file is exactly as our own last write left it: recently modified, yet not live. */
   ownWrite?: boolean;
+  /** During a search: what matched, shown first in the description of a project or session row. */
+  searchNote?: string;
   /**
    * The tooltip waits for resolveTreeItem (VS Code only resolves a tooltip left undefined), so
    * hovering a session whose file is not read yet still shows its models, tokens and cost.
@@ -36,6 +38,8 @@ export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem 
       return entryItem(node, ctx);
     case 'info':
       return infoItem(node);
+    case 'notice':
+      return noticeItem(node);
   }
 }
 
@@ -46,7 +50,7 @@ function projectItem(node: ProjectNode, ctx: RenderContext): vscode.TreeItem {
   const n = node.info.sessions.length;
   const item = new vscode.TreeItem(node.info.label, Collapsed);
   item.id = node.id;
-  item.description = `${n} ${n === 1 ? 'session' : 'sessions'}`;
+  item.description = ctx.searchNote ?? `${n} ${n === 1 ? 'session' : 'sessions'}`;
   item.iconPath = new vscode.ThemeIcon(ctx.isWorkspaceProject ? 'root-folder-opened' : 'folder');
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMd(node.info.label)}**${ctx.isWorkspaceProject ? ' (this workspace)' : ''}\n\n`);
@@ -98,12 +102,14 @@ const STATE_TEXT = {
 function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const m = node.meta;
   const live = isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite;
-  const item = new vscode.TreeItem(sessionTitle(node), Collapsed);
+  const title = sessionTitle(node);
+  const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, Collapsed);
   item.id = node.id;
   const desc = [formatRelativeTime(m.modifiedMs, ctx.now)];
   if (ctx.messageCount !== undefined) desc.push(`${formatCount(ctx.messageCount)} msgs`);
   desc.push(formatSize(m.size));
   if (live) desc.unshift('live');
+  if (ctx.searchNote) desc.unshift(ctx.searchNote);
   item.description = desc.join(' · ');
   item.iconPath = sessionIcon(node, live);
   item.contextValue = sessionFlags(node, ctx).join(' ');
@@ -236,6 +242,14 @@ function infoItem(node: InfoNode): vscode.TreeItem {
   item.id = node.id;
   item.iconPath = new vscode.ThemeIcon(node.icon);
   item.contextValue = 'info';
+  return item;
+}
+
+function noticeItem(node: NoticeNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon(node.icon);
+  item.contextValue = 'notice';
   return item;
 }
 

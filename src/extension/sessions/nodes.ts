@@ -79,4 +79,16 @@ export class InfoNode {
   }
 }
 
-export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | InfoNode;
+/** The one top-level row of a search that found nothing (yet): an empty tree would show the "no sessions" welcome. */
+export class NoticeNode {
+  readonly kind = 'notice';
+  constructor(
+    public text: string,
+    public icon = 'search',
+  ) {}
+  get id(): string {
+    return 'notice:search';
+  }
+}
+
+export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | InfoNode | NoticeNode;

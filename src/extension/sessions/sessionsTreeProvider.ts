@@ -2,14 +2,18 @@
 // (linear runs collapsed, forks as children). Pure tree logic lives in src/core/treeView.ts; this
 // file maps it onto VS Code nodes with stable ids (`<file>#<entryId>`) and `getParent`, so
 // `reveal` works, and keeps node objects alive across refreshes so expanded rows stay expanded.
+// VS Code applies an item's collapsibleState only when its id is new to the tree, and forgets the
+// state of rows that leave it. So a search (src/extension/sessions/search.ts) shows its results
+// under ids of its own, created expanded, and the rows the user expanded outside a search are
+// remembered here and come back expanded when the search is cleared.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cwdDirNames } from '../../core/cwd';
+import { matchSummary, searchEmptyText, searchStatusText } from '../../core/sessionSearch';
 import {
   computeVisibleTree,
   nearestVisible,
   segmentsUnder,
-  tokenizeSearch,
   TREE_FILTER_TITLES,
   type BranchNode,
   type TreeFilterMode,
@@ -19,7 +23,8 @@ import { byNewest, countMessages, listProjects, listProjectSessions, projectLabe
 import { isRepairable, SessionDocuments, type SessionDoc } from './documents';
 import { isOwnWrite } from '../commands/guardedWrite';
 import { renderItem } from './items';
-import { DiagnosticNode, EntryNode, InfoNode, ProjectNode, RunNode, SessionNode, type LoomNode } from './nodes';
+import { DiagnosticNode, EntryNode, InfoNode, NoticeNode, ProjectNode, RunNode, SessionNode, type LoomNode } from './nodes';
+import { SessionSearch } from './search';
 
 const MAX_DIAGNOSTIC_ROWS = 50;
 const WATCH_DEBOUNCE_MS = 300;
@@ -33,13 +38,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   treeView: vscode.TreeView<LoomNode> | undefined;
   filter: TreeFilterMode = 'default';
-  query = '';
-  private tokens: string[] = [];
+  readonly search: SessionSearch;
+  /** Ids of the rows the user expanded outside a search (see the top of this file). */
+  private readonly expanded = new Set<string>();
+  private readonly notice = new NoticeNode('');
 
   private roots: string[] = [];
   private projectList: ProjectNode[] | undefined;
   private scanning: Promise<ProjectNode[]> | undefined;
   private scannedOnce = false;
+  private listGen = 0;
   private readonly projects = new Map<string, ProjectNode>();
   private readonly sessions = new Map<string, SessionNode>();
   private readonly nodes = new Map<string, LoomNode>();
@@ -52,6 +60,19 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   private readonly liveTimer: NodeJS.Timeout;
 
   constructor() {
+    this.search = new SessionSearch({
+      docs: this.docs,
+      filter: () => this.filter,
+      viewId: SessionsTreeProvider.viewId,
+      sessions: async () => (await this.scan()).flatMap((p) => p.info.sessions),
+      rememberTree: (file, stamp, tokens, tree) => this.visible.set(file, { stamp, key: this.treeKey(tokens), tree }),
+      forgetTree: (file) => this.visible.delete(file),
+      isUserExpanded: (file) => this.expanded.has(file),
+      redraw: () => {
+        this.updateDescription();
+        this.changed.fire(undefined);
+      },
+    });
     // "live" means modified within the last minute: re-draw rows whose liveness may have ended.
     this.liveTimer = setInterval(() => {
       const now = Date.now();
@@ -62,7 +83,21 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     }, 30_000);
   }
 
+  /** Connects the provider to its view: remembers which rows the user expands. */
+  attach(treeView: vscode.TreeView<LoomNode>): vscode.Disposable {
+    this.treeView = treeView;
+    return vscode.Disposable.from(
+      treeView.onDidExpandElement((e) => {
+        if (!this.search.active) this.expanded.add(e.element.id);
+      }),
+      treeView.onDidCollapseElement((e) => {
+        if (!this.search.active) this.expanded.delete(e.element.id);
+      }),
+    );
+  }
+
   dispose(): void {
+    this.search.dispose();
     clearInterval(this.liveTimer);
     if (this.debounce) clearTimeout(this.debounce);
     for (const w of this.watchers) w.dispose();
@@ -71,40 +106,54 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   // ---------- state the commands change ----------
 
-  setFilter(mode: TreeFilterMode): void {
+  setFilter(mode: TreeFilterMode): Promise<void> {
     this.filter = mode;
     void vscode.commands.executeCommand('setContext', 'sessionLoom.treeFilter', mode);
     this.updateDescription();
+    // A search counts what the filter shows: look again.
+    if (this.search.active) return this.search.rescan();
     this.changed.fire(undefined);
+    return Promise.resolve();
   }
 
-  setSearch(query: string): void {
-    this.query = query.trim();
-    this.tokens = tokenizeSearch(this.query);
-    void vscode.commands.executeCommand('setContext', 'sessionLoom.searchActive', this.tokens.length > 0);
-    this.updateDescription();
-    this.changed.fire(undefined);
+  /**
+   * Searches the sessions in the view (an empty query clears); resolves when the scan has
+   * finished, been stopped or been superseded. Results show as they come in.
+   */
+  setSearch(query: string): Promise<void> {
+    const done = this.search.start(query);
+    void vscode.commands.executeCommand('setContext', 'sessionLoom.searchActive', this.search.active);
+    return done;
+  }
+
+  get query(): string {
+    return this.search.query;
   }
 
   get searchTokens(): readonly string[] {
-    return this.tokens;
+    return this.search.tokens;
   }
 
   private updateDescription(): void {
     if (!this.treeView) return;
     const parts: string[] = [];
     if (this.filter !== 'default') parts.push(TREE_FILTER_TITLES[this.filter]);
-    if (this.tokens.length > 0) parts.push(`“${this.query}”`);
+    const status = this.search.status ? searchStatusText(this.search.status) : undefined;
+    if (status) parts.push(status);
     this.treeView.description = parts.length > 0 ? parts.join(' · ') : undefined;
+    // VS Code hides the description of a view alone in its container (the title reads
+    // "SESSION LOOM: SESSIONS"): the search status shows as the view's message too.
+    this.treeView.message = status;
   }
 
-  /** Forgets everything and lists the roots again. */
+  /** Forgets everything and lists the roots again (and searches them again). */
   refresh(): void {
-    this.projectList = undefined;
+    this.invalidateList();
     this.docs.clear();
     this.visible.clear();
     this.counts.clear();
-    this.changed.fire(undefined);
+    if (this.search.active) void this.search.rescan();
+    else this.changed.fire(undefined);
   }
 
   /** A session file was written by us or changed on disk: re-read its row and branch tree. */
@@ -116,10 +165,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   // ---------- TreeDataProvider ----------
 
   async getChildren(node?: LoomNode): Promise<LoomNode[]> {
-    if (!node) return this.scan();
+    if (!node) return this.topLevel();
     switch (node.kind) {
       case 'project':
-        return node.info.sessions.map((m) => this.sessionNode(m, node));
+        return node.info.sessions.filter((m) => this.search.shows(m)).map((m) => this.sessionNode(m, node));
       case 'session':
         return this.sessionChildren(node);
       case 'run':
@@ -132,23 +181,63 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   }
 
   getParent(node: LoomNode): LoomNode | undefined {
-    return node.kind === 'project' ? undefined : node.parent;
+    return node.kind === 'project' || node.kind === 'notice' ? undefined : node.parent;
   }
 
   getTreeItem(node: LoomNode): vscode.TreeItem {
-    const doc = node.kind === 'project' ? undefined : this.docs.peek(node.kind === 'session' ? node.file : sessionOf(node).file);
+    const file = node.kind === 'project' || node.kind === 'notice' ? undefined : node.kind === 'session' ? node.file : sessionOf(node).file;
+    const doc = file === undefined ? undefined : this.docs.peek(file);
     const item = renderItem(node, {
       doc,
       now: Date.now(),
       messageCount: node.kind === 'session' ? this.messageCount(node) : undefined,
-      tokens: this.tokens,
+      tokens: file === undefined ? this.search.tokens : node.kind === 'session' ? this.search.tokens : this.search.branchTokensOf(file),
       isWorkspaceProject: node.kind === 'project' && this.isWorkspaceProject(node),
       visible: doc ? this.visible.get(doc.file)?.tree : undefined,
       ownWrite: node.kind === 'session' && isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs),
       deferTooltip: node.kind === 'session' && !doc,
+      searchNote: this.searchNote(node),
     });
     if (node.kind === 'session' && item.contextValue) this.contexts.set(node.file, item.contextValue);
+    if (item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed && this.startsExpanded(node, file)) {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    }
+    // Search results live under ids of their own: new to the tree, so they open as created.
+    if (this.search.active && item.id !== undefined) item.id = `search:${this.search.tokens.join(' ')}:${item.id}`;
     return item;
+  }
+
+  /**
+   * Whether a row is created expanded (VS Code keeps the user's state for rows it already shows):
+   * outside a search, rows the user had expanded; in a search, the path to the matching entries
+   * of the sessions whose documents the search kept.
+   */
+  private startsExpanded(node: LoomNode, file: string | undefined): boolean {
+    if (!this.search.active) return this.expanded.has(node.id);
+    switch (node.kind) {
+      case 'project':
+        return true;
+      case 'session':
+        return (
+          ((this.search.hitOf(node.file)?.entryMatches ?? 0) > 0 && this.docs.peek(node.file) !== undefined) ||
+          node.meta.subagents.some((m) => this.search.shows(m))
+        );
+      case 'run':
+      case 'entry':
+        return file !== undefined && (this.search.hitOf(file)?.entryMatches ?? 0) > 0;
+      default:
+        return false;
+    }
+  }
+
+  private searchNote(node: LoomNode): string | undefined {
+    if (!this.search.active) return undefined;
+    if (node.kind === 'session') return matchSummary(this.search.hitOf(node.file)) || undefined;
+    if (node.kind === 'project') {
+      const n = node.info.sessions.filter((m) => this.search.shows(m)).length;
+      return `${n} of ${node.info.sessions.length} ${node.info.sessions.length === 1 ? 'session' : 'sessions'}`;
+    }
+    return undefined;
   }
 
   async resolveTreeItem(item: vscode.TreeItem, node: LoomNode): Promise<vscode.TreeItem> {
@@ -156,14 +245,25 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
     try {
       const doc = await this.docs.get(node.file);
-      return renderItem(node, { doc, now: Date.now(), messageCount: doc.stats().entriesByType.message ?? 0, tokens: this.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      return renderItem(node, { doc, now: Date.now(), messageCount: doc.stats().entriesByType.message ?? 0, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     } catch {
       // Unreadable right now: the tooltip from the file's metadata alone.
-      return renderItem(node, { doc: undefined, now: Date.now(), messageCount: undefined, tokens: this.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      return renderItem(node, { doc: undefined, now: Date.now(), messageCount: undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     }
   }
 
   // ---------- levels ----------
+
+  /** The projects; during a search only those with matching sessions, or one row saying why none. */
+  private async topLevel(): Promise<LoomNode[]> {
+    const projects = await this.scan();
+    if (!this.search.active) return projects;
+    const shown = projects.filter((p) => p.info.sessions.some((m) => this.search.shows(m)));
+    if (shown.length > 0 || !this.search.status) return shown;
+    this.notice.text = searchEmptyText(this.search.status);
+    this.notice.icon = this.search.running ? 'loading~spin' : 'search-stop';
+    return [this.notice];
+  }
 
   private scan(): Promise<ProjectNode[]> {
     if (this.projectList) return Promise.resolve(this.projectList);
@@ -184,9 +284,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
         return list;
       };
       try {
-        const list = this.scannedOnce
-          ? await run()
-          : await vscode.window.withProgress({ location: { viewId: SessionsTreeProvider.viewId }, title: 'Scanning sessions…' }, run);
+        let list: ProjectNode[];
+        let gen: number;
+        // Listed again when the list was invalidated meanwhile (a file created during the scan).
+        do {
+          gen = this.listGen;
+          list = this.scannedOnce
+            ? await run()
+            : await vscode.window.withProgress({ location: { viewId: SessionsTreeProvider.viewId }, title: 'Scanning sessions…' }, run);
+        } while (gen !== this.listGen);
         this.scannedOnce = true;
         this.projectList = list;
         return list;
@@ -195,6 +301,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       }
     })();
     return this.scanning;
+  }
+
+  private invalidateList(): void {
+    this.projectList = undefined;
+    this.listGen++;
   }
 
   private isWorkspaceProject(p: ProjectNode): boolean {
@@ -218,7 +329,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   }
 
   private async sessionChildren(session: SessionNode): Promise<LoomNode[]> {
-    const out: LoomNode[] = session.meta.subagents.map((m) => this.sessionNode(m, session));
+    const out: LoomNode[] = session.meta.subagents.filter((m) => this.search.shows(m)).map((m) => this.sessionNode(m, session));
+    // Shown only for a matching subagent session: its own entries do not match, so stay unread.
+    if (this.search.active && matchSummary(this.search.hitOf(session.file)) === '') return out;
     let doc: SessionDoc;
     try {
       doc = await this.docs.get(session.file);
@@ -236,8 +349,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     }
     const branch = this.segmentNodes(session, session, null);
     if (branch.length === 0 && doc.loaded.entries.length > 0) {
-      const info = this.cached(new InfoNode(session, `No entries match (${TREE_FILTER_TITLES[this.filter]}${this.tokens.length ? `, “${this.query}”` : ''})`, 'filter'));
-      info.text = `No entries match (${TREE_FILTER_TITLES[this.filter]}${this.tokens.length ? `, “${this.query}”` : ''})`;
+      const text = `No entries match (${TREE_FILTER_TITLES[this.filter]}${this.search.branchTokensOf(session.file).length ? `, “${this.query}”` : ''})`;
+      const info = this.cached(new InfoNode(session, text, 'filter'));
+      info.text = text;
       out.push(info);
     }
     return [...out, ...branch];
@@ -303,12 +417,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   visibleTree(file: string, loaded?: SessionDoc): VisibleTree | undefined {
     const doc = loaded ?? this.docs.peek(file);
     if (!doc) return undefined;
-    const key = `${this.filter}\n${this.tokens.join(' ')}`;
+    const tokens = this.search.branchTokensOf(file);
+    const key = this.treeKey(tokens);
     const hit = this.visible.get(file);
     if (hit && hit.stamp === doc.stamp && hit.key === key) return hit.tree;
-    const tree = computeVisibleTree(doc.source, { filter: this.filter, tokens: this.tokens });
+    const tree = computeVisibleTree(doc.source, { filter: this.filter, tokens });
     this.visible.set(file, { stamp: doc.stamp, key, tree });
     return tree;
+  }
+
+  private treeKey(tokens: readonly string[]): string {
+    return `${this.filter}\n${tokens.join(' ')}`;
   }
 
   private messageCount(node: SessionNode): number | undefined {
@@ -359,6 +478,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   async nodeForEntry(file: string, entryId: string): Promise<EntryNode | undefined> {
     const session = await this.findSession(file);
     if (!session) return undefined;
+    if (!this.search.shows(session.meta) || (this.search.active && matchSummary(this.search.hitOf(session.file)) === '')) return undefined;
     const doc = await this.docs.get(session.file);
     const vt = this.visibleTree(session.file, doc)!;
     const target = nearestVisible(vt, doc.source, entryId);
@@ -403,8 +523,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     this.debounce = undefined;
     const files = [...this.pending];
     this.pending.clear();
-    if (!this.projectList) return; // nothing listed yet: the first scan will see everything
+    if (!this.projectList) {
+      // Nothing listed yet: a scan in flight may have read the folder before the change; it lists again.
+      this.listGen++;
+      return;
+    }
     const projectsToRelist = new Set<ProjectNode>();
+    const searchAgain: SessionMeta[] = [];
     let rescan = false;
     for (const file of files) {
       this.docs.invalidate(file);
@@ -420,6 +545,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
           const i = siblings.indexOf(session.meta);
           if (i >= 0) siblings[i] = meta;
           session.meta = meta;
+          searchAgain.push(meta);
           this.changed.fire(session);
           continue;
         }
@@ -430,23 +556,29 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       else if (this.roots.some((r) => file.startsWith(r + path.sep))) rescan = true;
     }
     if (rescan) {
-      this.projectList = undefined;
-      this.changed.fire(undefined);
+      this.invalidateList();
+      if (this.search.active) void this.search.rescan();
+      else this.changed.fire(undefined);
       return;
     }
     for (const p of projectsToRelist) {
       const sessions = await listProjectSessions(p.info.root, p.info.dir);
       if (sessions.length === 0) {
-        this.projectList = undefined;
-        this.changed.fire(undefined);
+        this.invalidateList();
+        if (this.search.active) void this.search.rescan();
+        else this.changed.fire(undefined);
         return;
       }
+      const known = new Set(p.info.sessions.map((m) => m.file));
+      searchAgain.push(...sessions.filter((m) => !known.has(m.file)));
       p.info = { ...p.info, sessions, label: projectLabel(p.info.name, sessions) };
       this.changed.fire(p);
     }
+    // A changed file can start or stop matching: the view redraws from the top when it does.
+    await this.search.update(searchAgain);
   }
 }
 
-function sessionOf(node: Exclude<LoomNode, ProjectNode | SessionNode>): SessionNode {
+function sessionOf(node: Exclude<LoomNode, ProjectNode | SessionNode | NoticeNode>): SessionNode {
   return node.kind === 'diagnostic' || node.kind === 'info' ? node.parent : node.session;
 }

@@ -14,7 +14,7 @@ import { migrateSession } from '../../../src/core/migrate';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { Prompts } from '../../../src/extension/commands/prompts';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { harnessAvailable, screenshot } from './harness';
+import { box, click, drag, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
@@ -41,6 +41,17 @@ function forkedSession(id: string): string {
     { type: 'label', id: 'llll0010', parentId: 'ffff0006', timestamp: t(8), targetId: 'eeee0005', label: 'fix' },
     msg('gggg0007', 'llll0010', 9, { role: 'assistant', content: [{ type: 'text', text: 'Added a torn-tail case to test/unit/jsonl.test.ts.' }] }),
   ];
+  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+/** A v3 session of one linear run: the texts alternate user / assistant. */
+function linearSession(id: string, texts: string[]): string {
+  const t = (n: number) => `2026-01-06T09:${String(n).padStart(2, '0')}:00.000Z`;
+  const lines: object[] = [{ type: 'session', version: 3, id, timestamp: t(0), cwd: '/work/loom-search' }];
+  texts.forEach((text, i) => {
+    const role = i % 2 === 0 ? 'user' : 'assistant';
+    lines.push({ type: 'message', id: `${id.slice(-4)}${String(i).padStart(4, '0')}`, parentId: i === 0 ? null : `${id.slice(-4)}${String(i - 1).padStart(4, '0')}`, timestamp: t(i + 1), message: { role, content: [{ type: 'text', text }] } });
+  });
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
@@ -458,6 +469,110 @@ describe('sessions view', function () {
     // Hidden by the filter: the nearest visible ancestor is selected.
     const hidden = await vscode.commands.executeCommand<LoomNode>('sessionLoom.revealEntry', vscode.Uri.file(file), 'llll0010');
     assert.equal(hidden?.id, `${file}#ffff0006`);
+  });
+
+  it('searches every session in the view, and clearing the search keeps what the user expanded', async function () {
+    const dir = path.join(sessionsRoot(), '--work-loom-search--');
+    fs.mkdirSync(dir, { recursive: true });
+    const a = path.join(dir, '2026-01-06T09-00-00-000Z_5ea0c000000000a1.jsonl');
+    const b = path.join(dir, '2026-01-06T08-00-00-000Z_5ea0c000000000b2.jsonl');
+    fs.writeFileSync(a, linearSession('5ea0c000000000a1', ['Plan the quarterly cobalt migration', 'Here is a plan in three steps.', 'Start with step one', 'Step one is done.']));
+    fs.writeFileSync(b, linearSession('5ea0c000000000b2', ['Tidy the changelog', 'The changelog mentions zanzibarite twice.', 'Remove the second one', 'Removed it.']));
+    for (const f of [a, b]) {
+      fs.utimesSync(f, hourAgo(), hourAgo());
+      await provider().fileChanged(f);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
+    await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll').then(undefined, () => undefined);
+    // Let the watcher's own events for the new files pass: a refresh during `reveal` cuts it short.
+    await new Promise((r) => setTimeout(r, 1500));
+    const tv = api.sessions.treeView;
+    const Expanded = vscode.TreeItemCollapsibleState.Expanded;
+    const entryIds = async (n: LoomNode): Promise<string[]> => {
+      const out: string[] = [];
+      for (const c of await provider().getChildren(n)) {
+        if (c.kind === 'entry') out.push(c.entryId);
+        out.push(...(await entryIds(c)));
+      }
+      return out;
+    };
+
+    // The user opens session A and its run; B is never opened (nor read).
+    const sa = await sessionNode(a);
+    const runA = (await provider().getChildren(sa)).find((n) => n.kind === 'run');
+    assert.ok(runA, 'session A shows its run');
+    const runLabel = label(runA);
+    assert.equal(runLabel, '4 entries: Plan the quarterly cobalt migration');
+    const expandedRun = `.monaco-list-row[aria-expanded="true"]:has-text("${runLabel}")`;
+    if (harnessAvailable()) {
+      // As a user does: click the project, the session, the run.
+      await click('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")');
+      await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration")');
+      await click(`.monaco-list-row[aria-expanded="false"]:has-text("${runLabel}")`);
+      await frameText(expandedRun, { timeoutMs: 10_000 });
+    } else {
+      await tv.reveal(runA, { expand: true, select: false, focus: false });
+    }
+    assert.equal(provider().docs.peek(b), undefined, 'B was not read before the search');
+
+    // A word only B's entries hold: B and its entry show, expanded; everything else is hidden.
+    await vscode.commands.executeCommand('sessionLoom.search', 'ZANZIBARITE');
+    const projects = await provider().getChildren();
+    assert.deepEqual(projects.map((p) => (p.kind === 'project' ? p.info.name : p.kind)), ['--work-loom-search--']);
+    const shown = await provider().getChildren(projects[0]);
+    assert.deepEqual(shown.map((s) => (s.kind === 'session' ? s.file : s.kind)), [b]);
+    const sb = shown[0] as SessionNode;
+    const sbItem = provider().getTreeItem(sb);
+    assert.match(String(sbItem.description), /^1 match · /);
+    assert.equal(sbItem.collapsibleState, Expanded, 'a session with matches opens on its matches');
+    assert.equal(provider().getTreeItem(projects[0]!).collapsibleState, Expanded);
+    assert.match(String(provider().getTreeItem(projects[0]!).description), /^1 of 2 sessions$/);
+    assert.deepEqual(await entryIds(sb), ['00b20001'], 'the matching entry, and only it');
+    assert.match(tv.description ?? '', /“ZANZIBARITE” · 1 matching session$/);
+    assert.equal(tv.message, tv.description, 'the status shows even where VS Code hides the description');
+    if (harnessAvailable()) {
+      await frameText('.monaco-list-row:has-text("The changelog mentions zanzibarite twice.")', { timeoutMs: 10_000 });
+      // Wide enough for the view's description (what is searched, how many sessions match).
+      const side = await box('.part.sidebar');
+      const edge = { x: Math.round(side.x + side.width), y: Math.round(side.y + side.height / 2) };
+      await drag(edge, { x: edge.x + 260, y: edge.y });
+      try {
+        await moveMouse(900, 700);
+        await new Promise((r) => setTimeout(r, 500));
+        const shot = await screenshot('sessions-search-result');
+        assert.ok(fs.statSync(shot).size > 10_000);
+      } finally {
+        const now = await box('.part.sidebar');
+        const x = Math.round(now.x + now.width);
+        await drag({ x, y: edge.y }, { x: x - (now.width - side.width), y: edge.y });
+      }
+    }
+
+    // The session title and first prompt match too.
+    await vscode.commands.executeCommand('sessionLoom.search', 'quarterly cobalt');
+    const byTitle = await provider().getChildren((await provider().getChildren())[0]);
+    assert.deepEqual(byTitle.map((s) => (s.kind === 'session' ? s.file : s.kind)), [a]);
+    assert.match(String(provider().getTreeItem(byTitle[0]!).description), /^(1 match|title matches) · /);
+
+    // Stopped at once: nothing found, and the view says so.
+    const stopped = provider().setSearch('zanzibarite');
+    provider().search.stop();
+    await stopped;
+    assert.match(tv.description ?? '', /stopped after 0 of \d+ sessions: 0 found/);
+    const none = await provider().getChildren();
+    assert.equal(none.length, 1);
+    assert.match(label(none[0]!), /^Search stopped after 0 of \d+ sessions/);
+
+    // Cleared: everything is back, and the run the user had expanded is still expanded.
+    await vscode.commands.executeCommand('sessionLoom.clearSearch');
+    assert.equal(tv.description, undefined);
+    assert.equal(tv.message, undefined);
+    assert.ok((await provider().getChildren()).length > 1, 'every project is back');
+    assert.ok((await provider().getChildren((await sessionNode(a)).parent)).length === 2, 'both sessions are back');
+    assert.equal(provider().getTreeItem(runA).collapsibleState, Expanded, 'the expanded run comes back expanded');
+    assert.equal(provider().getTreeItem(sa).collapsibleState, Expanded);
+    if (harnessAvailable()) await frameText(expandedRun, { timeoutMs: 10_000 });
   });
 
   it('takes screenshots of an expanded branch tree in dark and light themes', async function () {
