@@ -32,6 +32,8 @@ describe('VSIX contents (vsce ls)', () => {
 
   const required = [
     'package.json',
+    // The manifest's strings (%key% references in package.json) resolve from here.
+    'package.nls.json',
     'README.md',
     'CHANGELOG.md',
     'LICENSE',

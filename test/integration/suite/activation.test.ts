@@ -10,7 +10,8 @@ const EXTENSION_ID = 'session-loom.session-loom';
 interface Manifest {
   publisher: string;
   name: string;
-  contributes: { commands: { command: string }[]; views?: Record<string, { id: string }[]> };
+  displayName: string;
+  contributes: { commands: { command: string; title: string; category?: string }[]; views?: Record<string, { id: string }[]> };
 }
 
 describe('activation', () => {
@@ -45,6 +46,14 @@ describe('activation', () => {
       .sort();
     assert.deepEqual(contributed.filter((c) => !registered.includes(c)), [], 'contributed but not registered');
     assert.deepEqual(registered.filter((c) => !contributed.includes(c)), [], 'registered but not contributed');
+  });
+
+  it('resolves the manifest strings from package.nls.json (no %key% reaches the UI)', () => {
+    // VS Code hands the extension its manifest with the %key% references already substituted.
+    const unresolved = [manifest.displayName, ...manifest.contributes.commands.flatMap((c) => [c.title, c.category ?? ''])].filter((s) => /^%[\w.-]+%$/.test(s));
+    assert.deepEqual(unresolved, []);
+    assert.equal(manifest.displayName, 'Session Loom');
+    assert.equal(manifest.contributes.commands.find((c) => c.command === 'sessionLoom.refresh')?.title, 'Refresh');
   });
 
   it('sees the fake home of the test run', function () {
