@@ -29,6 +29,14 @@ export interface GeneratedSession {
   branches: number;
 }
 
+/** A `message` entry holding an assistant reply, as the agent writes one. */
+function assistantEntry(content: unknown[], usage: Record<string, unknown>, stopReason: string, timestamp: number): Record<string, unknown> {
+  return {
+    type: 'message',
+    message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content, usage, stopReason, timestamp },
+  };
+}
+
 export function generateSession(path: string, n: number, seed = 42): GeneratedSession {
   const rand = rng(seed);
   const text = (min: number, max: number): string => {
@@ -83,38 +91,26 @@ export function generateSession(path: string, n: number, seed = 42): GeneratedSe
     const tools = Math.floor(rand() * 3);
     for (let k = 0; k < tools && count < n; k++) {
       const callId = `call_${hex(count)}`;
-      push({
-        type: 'message',
-        message: {
-          role: 'assistant',
-          provider: 'anthropic',
-          model: 'claude-sonnet-4-5',
-          content: [
-            { type: 'text', text: text(20, 120) },
-            { type: 'toolCall', id: callId, name: 'read', arguments: { path: `/work/bench/src/file${count % 97}.ts` } },
-          ],
-          usage: { input: 1200, output: 80, cacheRead: 9000, cacheWrite: 0, cost: { input: 0.0036, output: 0.0012, cacheRead: 0.0027, cacheWrite: 0, total: 0.0075 } },
-          stopReason: 'toolUse',
-          timestamp: t0 + count,
-        },
-      });
+      push(assistantEntry(
+        [
+          { type: 'text', text: text(20, 120) },
+          { type: 'toolCall', id: callId, name: 'read', arguments: { path: `/work/bench/src/file${count % 97}.ts` } },
+        ],
+        { input: 1200, output: 80, cacheRead: 9000, cacheWrite: 0, cost: { input: 0.0036, output: 0.0012, cacheRead: 0.0027, cacheWrite: 0, total: 0.0075 } },
+        'toolUse',
+        t0 + count,
+      ));
       if (count < n) {
         push({ type: 'message', message: { role: 'toolResult', toolCallId: callId, toolName: 'read', content: [{ type: 'text', text: text(40, 220) }], isError: false, timestamp: t0 + count } });
       }
     }
     if (count < n) {
-      push({
-        type: 'message',
-        message: {
-          role: 'assistant',
-          provider: 'anthropic',
-          model: 'claude-sonnet-4-5',
-          content: [{ type: 'text', text: text(100, 450) }],
-          usage: { input: 1500, output: 300, cacheRead: 9000, cacheWrite: 100, cost: { input: 0.0045, output: 0.0045, cacheRead: 0.0027, cacheWrite: 0.0004, total: 0.0121 } },
-          stopReason: 'stop',
-          timestamp: t0 + count,
-        },
-      });
+      push(assistantEntry(
+        [{ type: 'text', text: text(100, 450) }],
+        { input: 1500, output: 300, cacheRead: 9000, cacheWrite: 100, cost: { input: 0.0045, output: 0.0045, cacheRead: 0.0027, cacheWrite: 0.0004, total: 0.0121 } },
+        'stop',
+        t0 + count,
+      ));
     }
     // a short abandoned side branch now and then, off a recent main-line entry
     if (turn % 40 === 0 && count + 4 < n && mainIds.length > 6) {

@@ -37,9 +37,8 @@ export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem 
     case 'entry':
       return entryItem(node, ctx);
     case 'info':
-      return infoItem(node);
     case 'notice':
-      return noticeItem(node);
+      return textItem(node);
   }
 }
 
@@ -237,19 +236,12 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   return item;
 }
 
-function infoItem(node: InfoNode): vscode.TreeItem {
+/** A plain message row (an info line under a session, or a notice such as "no matches"). */
+function textItem(node: InfoNode | NoticeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.text, None);
   item.id = node.id;
   item.iconPath = new vscode.ThemeIcon(node.icon);
-  item.contextValue = 'info';
-  return item;
-}
-
-function noticeItem(node: NoticeNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.text, None);
-  item.id = node.id;
-  item.iconPath = new vscode.ThemeIcon(node.icon);
-  item.contextValue = 'notice';
+  item.contextValue = node.kind;
   return item;
 }
 
