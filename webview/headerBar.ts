@@ -26,7 +26,31 @@ function titleOf(s: SessionSummary): HTMLElement {
     const prompt = s.firstPrompt.length > 120 ? `${s.firstPrompt.slice(0, 119).trimEnd()}…` : s.firstPrompt;
     return h('h1', { class: 'sl-title sl-title-untitled', title: `Untitled session: its first prompt is shown\n${s.filePath}` }, prompt);
   }
+  // Without a header there is no session to name: the file's name says what is open.
+  if (s.version === null) return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, s.fileName);
   return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, '(untitled)');
+}
+
+/**
+ * What a file with no entries at all is, in words, instead of an empty tree and preview: an
+ * empty file, or a file that is not a session (a random JSONL, a binary renamed .jsonl).
+ */
+export function emptyStateText(s: SessionSummary): string | null {
+  if (s.entryCount > 0) return null;
+  if (s.sizeBytes === 0) return `${s.fileName} is empty (0 bytes): there is no session in it yet.`;
+  if (s.version === null) {
+    const first = s.diagnostics.find((d) => d.kind === 'no-header') ?? s.diagnostics.find((d) => d.severity === 'error');
+    const why = first ? `${first.message.split(';')[0]}${first.line > 0 ? ` (line ${first.line})` : ''}` : 'no valid session header';
+    return `${s.fileName} is not a session file: ${why}. It is shown read-only and never written; "Raw JSONL" shows its text.`;
+  }
+  return `${s.fileName} holds a session header but no entries yet.`;
+}
+
+function emptyNotice(s: SessionSummary): HTMLElement | null {
+  const text = emptyStateText(s);
+  if (text === null) return null;
+  const isError = s.sizeBytes > 0 && s.version === null;
+  return h('div', { class: `sl-empty-notice${isError ? ' sl-empty-notice-error' : ''}`, role: isError ? 'alert' : 'status' }, icon(isError ? 'error' : 'info'), h('span', {}, text));
 }
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
@@ -83,5 +107,6 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       s.models.length > 0 ? stat('models', s.models.join(', ')) : null,
     ),
     diagList,
+    emptyNotice(s),
   );
 }

@@ -39,13 +39,19 @@ export function writeJson(io: Io, value: unknown, pretty: boolean): void {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** util.parseArgs, strict, with usage errors instead of exceptions. */
-export function parse<O extends Options>(argv: string[], options: O): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+/**
+ * util.parseArgs, strict, with usage errors instead of exceptions: short messages ("unknown
+ * option --frob") followed by the subcommand's usage line when given.
+ */
+export function parse<O extends Options>(argv: string[], options: O, usage?: string): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const r = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    const err = e as NodeJS.ErrnoException;
+    const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
+    const message = unknown ? `unknown option ${unknown}` : err.message;
+    throw new UsageError(usage ? `${message}\n${usage}` : message);
   }
 }
 
@@ -59,7 +65,7 @@ export async function parseFileCommand<O extends Options>(
   usage: string,
   io: Io,
 ): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string } | null> {
-  const { values, positionals } = parse(argv, options);
+  const { values, positionals } = parse(argv, options, usage);
   if (values.help) {
     io.out(usage + '\n');
     return null;

@@ -326,3 +326,38 @@ test('live guard: a just-modified file is refused without --force, written with 
     assert.notDeepEqual(readFileSync(p), before);
   }
 });
+
+test('bad input: a short message on stderr as file:line or session-loom:, the usage, a non-zero exit', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-bad-'));
+  const file = copy('upstream/pi-session.v1.glued-records.jsonl');
+
+  const flag = cli('tree', file, '--frob');
+  assert.equal(flag.code, 2);
+  assert.equal(flag.stdout, '');
+  assert.match(flag.stderr, /^session-loom: unknown option --frob\nusage: session-loom tree <file>/);
+  assert.doesNotMatch(flag.stderr, /positional argument/, 'not node:util’s long hint');
+
+  const missingRoot = cli('ls', '--root', join(dir, 'nope'));
+  assert.equal(missingRoot.code, 1, 'a misspelt --root is an error, not "no sessions found"');
+  assert.equal(missingRoot.stderr, `${join(dir, 'nope')}:1: no such directory\n`);
+  const fileRoot = cli('ls', '--root', file);
+  assert.equal(fileRoot.code, 1);
+  assert.equal(fileRoot.stderr, `${file}:1: not a directory\n`);
+  const emptyRoot = cli('ls', '--root', dir);
+  assert.equal(emptyRoot.code, 0, 'an existing folder without sessions is not an error');
+  assert.match(emptyRoot.stderr, /no sessions found/);
+
+  const empty = join(dir, 'empty.jsonl');
+  writeFileSync(empty, '');
+  const tree = cli('tree', empty);
+  assert.equal(tree.code, 0);
+  assert.equal(tree.stderr, `${empty}:1: empty file (0 bytes): no session in it yet\n`);
+  const doctor = cli('doctor', empty);
+  assert.equal(doctor.code, 0);
+  assert.equal(doctor.stderr, `${empty}: empty file (0 bytes): no session in it yet\n`);
+  assert.equal(readFileSync(empty, 'utf8'), '', 'nothing written');
+
+  const leaf = cli('context', file, '--leaf', 'deadbeef');
+  assert.equal(leaf.code, 1);
+  assert.match(leaf.stderr, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: no entry with id "deadbeef"`));
+});

@@ -1,4 +1,5 @@
 // Read-only subcommands: context, entries, tree, ls, doctor. Nothing here writes.
+import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/blobs';
 import type { ContextMessage } from '../../core/context';
 import { formatDiagnostic, severityOf } from '../../core/diagnostics';
@@ -178,6 +179,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
     warnDiagnostics(io, file, doc);
+    if (doc.loaded.stat?.size === 0) io.err(`${file}:1: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
   return 0;
@@ -186,10 +188,16 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
 // ---- ls ----
 
 export async function lsCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.ls);
   if (values.help) return (io.out(USAGE.ls + '\n'), 0);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${USAGE.ls}`);
   const rootOpt = values.root as unknown as string[] | undefined;
+  // A root named on the command line must be a folder: a typo is an error, not "no sessions".
+  for (const root of rootOpt ?? []) {
+    const st = await stat(root).catch(() => null);
+    if (!st) throw new CliError('no such directory', root, 0);
+    if (!st.isDirectory()) throw new CliError('not a directory', root, 0);
+  }
   const groups = groupByProject(await listAll(rootOpt && rootOpt.length > 0 ? rootOpt : undefined));
   if (values.json) {
     writeJson(io, groups, values.pretty === true);
@@ -224,7 +232,8 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { file, readOnlyReason: doc.loaded.readOnlyReason, version: doc.loaded.originalVersion, entries: doc.loaded.entries.length, findings, diagnostics }, values.pretty === true);
   } else {
     for (const d of diagnostics) io.err(`${formatDiagnostic(file, d)} (${d.severity})\n`);
-    io.err(findings === 0 ? `${file}: clean (${doc.loaded.entries.length} entries)\n` : `${file}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
+    const clean = doc.loaded.stat?.size === 0 ? 'empty file (0 bytes): no session in it yet' : `clean (${doc.loaded.entries.length} entries)`;
+    io.err(findings === 0 ? `${file}: ${clean}\n` : `${file}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
   }
   return findings === 0 ? 0 : 1;
 }

@@ -46,6 +46,18 @@ export async function assertWritable(file: string, expected: FileFingerprint | n
 }
 
 /**
+ * The modal's detail: the core's reason in words ("it was modified 2344 ms ago…") and the full
+ * path, without the CLI's "(retry later, or force)" — here the choice is the "Write anyway" button.
+ */
+export function refusalDetail(err: RewriteRefusedError): string {
+  const reason = err.message
+    .replace(`refusing to write ${err.path}: `, '')
+    .replace(/ \(retry later, or force\)$/, '')
+    .replace(/modified (\d+) ms ago/, (_, ms: string) => `modified ${(Number(ms) / 1000).toFixed(1)} s ago`);
+  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.\n\n${err.path}`;
+}
+
+/**
  * Runs `attempt(false)`; on a `changed` or `live` refusal asks (modal) whether to write anyway
  * and then runs `attempt(true)`. Returns undefined when the user declined or the write was
  * refused for good (read-only, missing, exists), after saying so.
@@ -63,7 +75,7 @@ export async function guardedWrite<T>(file: string, action: string, attempt: (fo
         err.reason === 'live'
           ? `${name} looks live: it was modified moments ago or a running agent has it open. Writing now may lose what the agent appends.`
           : `${name} changed since it was read. Writing anyway re-reads it first.`;
-      const choice = await prompts.confirm(`${action}: ${why}`, err.message, WRITE_ANYWAY);
+      const choice = await prompts.confirm(`${action}: ${why}`, refusalDetail(err), WRITE_ANYWAY);
       if (choice !== WRITE_ANYWAY) return undefined;
       try {
         const result = await attempt(true);

@@ -7,14 +7,15 @@ export interface Prompts {
   /** A modal warning; resolves to the chosen item, or undefined for Cancel / Escape. */
   confirm(message: string, detail: string, ...choices: string[]): Thenable<string | undefined>;
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
-  info(message: string): void;
+  /** A notification; with choices, resolves to the one clicked (not awaited by the commands). */
+  info(message: string, ...choices: string[]): Thenable<string | undefined> | void;
   error(message: string): void;
 }
 
 export const prompts: Prompts = {
   confirm: (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices),
   input: (options) => vscode.window.showInputBox(options),
-  info: (message) => void vscode.window.showInformationMessage(message),
+  info: (message, ...choices) => vscode.window.showInformationMessage(message, ...choices),
   error: (message) => void vscode.window.showErrorMessage(message),
 };
 

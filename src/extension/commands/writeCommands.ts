@@ -15,7 +15,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '
 import { applyTitle, sanitizeTitle } from '../../core/title';
 import { buildTreeIndex } from '../../core/tree';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
-import { assertWritable, guardedWrite, liveWindowFor, requireTrust } from './guardedWrite';
+import { assertWritable, guardedWrite, liveWindowFor, noteOwnWrite, requireTrust } from './guardedWrite';
 import { prompts } from './prompts';
 import { targetEntry, targetFiles } from './targets';
 
@@ -158,6 +158,7 @@ export async function migrateSessions(provider: SessionsTreeProvider, arg?: unkn
   if (go !== 'Migrate') return [];
 
   const outcomes: MigrateOutcome[] = [];
+  const notMigrated: string[] = [];
   for (const { file, loaded } of plans) {
     const result = await guardedWrite(file, action, async (force) => {
       const fresh = force ? await loadSessionFile(file) : loaded;
@@ -165,10 +166,14 @@ export async function migrateSessions(provider: SessionsTreeProvider, arg?: unkn
       return rewriteSessionFile(file, fresh, { expected: fresh.stat ?? { size: -1, mtimeMs: -1 }, backup: true, force, liveWindowMs: await liveWindowFor(file) });
     });
     if (result) outcomes.push({ file, backupPath: result.backupPath });
+    else notMigrated.push(path.basename(file));
     await provider.fileChanged(file);
   }
   if (outcomes.length > 0) {
-    prompts.info(`Migrated ${outcomes.length} session${outcomes.length === 1 ? '' : 's'} to v3. Backup${outcomes.length === 1 ? '' : 's'}: ${outcomes.map((o) => o.backupPath && path.basename(o.backupPath)).join(', ')}`);
+    const of = notMigrated.length > 0 ? ` of ${plans.length}` : '';
+    const backups = outcomes.map((o) => o.backupPath && path.basename(o.backupPath)).filter(Boolean);
+    const left = notMigrated.length > 0 ? ` Not migrated (left unchanged): ${notMigrated.join(', ')}.` : '';
+    prompts.info(`Migrated ${outcomes.length}${of} session${plans.length === 1 ? '' : 's'} to v3. Backup${backups.length === 1 ? '' : 's'} next to ${outcomes.length === 1 ? 'it' : 'them'}: ${backups.join(', ')}.${left}`);
   }
   return outcomes;
 }
@@ -211,6 +216,14 @@ async function recoveredSession(file: string, loaded: LoadedSession): Promise<{ 
   return { header: base, entries: loaded.entries, notes };
 }
 
+const OPEN_SESSION = 'Open Session';
+
+/** Selects a session's row in the Sessions view (best effort: the view may be hidden). */
+async function revealSession(provider: SessionsTreeProvider, file: string): Promise<void> {
+  const node = await provider.findSession(file);
+  if (node) await Promise.resolve(provider.treeView?.reveal(node, { select: true, focus: false, expand: false })).catch(() => undefined);
+}
+
 /** Writes the recoverable part of a damaged session to a new file next to it; the original is untouched. */
 export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
   const action = 'Repair into New File';
@@ -233,8 +246,14 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
     const target = await repairTarget(file, n);
     try {
       await writeNewSessionFile(target, header, entries);
+      // Our own fresh file: not "live" in the view although it was modified a moment ago.
+      await noteOwnWrite(target);
       await provider.fileChanged(target);
-      prompts.info(`${action}: wrote ${path.basename(target)} (${entries.length} entries). The original is unchanged.`);
+      await revealSession(provider, target);
+      // Not awaited: the notification stays until clicked or dismissed; the command is done.
+      void Promise.resolve(prompts.info(`${action}: wrote ${path.basename(target)} (${entries.length} entries) next to the original, which is unchanged.`, OPEN_SESSION)).then((open) =>
+        open === OPEN_SESSION ? vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(target)) : undefined,
+      );
       return target;
     } catch (err) {
       if (err instanceof RewriteRefusedError && err.reason === 'exists') continue;

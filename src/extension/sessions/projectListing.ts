@@ -2,6 +2,7 @@
 // session nodes. Listing runs once (under a progress in the view the first time) and is cached
 // until invalidated; nodes are kept per folder and per file, so a re-listing updates the objects
 // VS Code already shows instead of replacing them.
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cwdDirNames } from '../../core/cwd';
@@ -13,6 +14,15 @@ export interface ListingHost {
   readonly viewId: string;
   /** The resolved roots differ from those of the previous listing (watch them instead). */
   rootsChanged(roots: readonly string[]): void;
+  /** A listing finished; `problems` names the configured roots that are not readable folders. */
+  rootProblems(problems: readonly string[]): void;
+}
+
+/** Why a configured sessions root cannot be listed ("… does not exist"), or undefined when it can. */
+async function rootProblem(root: string): Promise<string | undefined> {
+  const st = await fs.stat(root).catch((e: NodeJS.ErrnoException) => e);
+  if (st instanceof Error) return st.code === 'ENOENT' ? `${root} does not exist` : `${root} cannot be read (${st.code ?? st.message})`;
+  return st.isDirectory() ? undefined : `${root} is not a folder`;
 }
 
 export class ProjectListing {
@@ -60,6 +70,9 @@ export class ProjectListing {
         const roots = resolveRoots(configured);
         if (roots.join('\n') !== this.currentRoots.join('\n')) this.host.rootsChanged(roots);
         this.currentRoots = roots;
+        // The default roots may be absent (no agent run yet): only the configured ones are problems.
+        const problems = configured.length > 0 ? (await Promise.all(roots.map(rootProblem))).filter((p): p is string => p !== undefined) : [];
+        this.host.rootProblems(problems);
         const infos = (await Promise.all(roots.map((r) => listProjects(r)))).flat();
         const list = infos.map((info) => {
           let p = this.projects.get(info.dir);

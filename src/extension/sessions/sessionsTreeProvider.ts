@@ -39,7 +39,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   private readonly listing = new ProjectListing({
     viewId: SessionsTreeProvider.viewId,
     rootsChanged: (roots) => this.watcher.watch(roots),
+    rootProblems: (problems) => {
+      this.rootProblems = problems;
+      this.updateDescription();
+    },
   });
+  /** Configured sessions roots that are missing or not folders (shown as the view's message). */
+  rootProblems: readonly string[] = [];
   private readonly counts = new Map<string, { stamp: string; count: number | undefined }>();
   private readonly contexts = new Map<string, string>();
   private readonly watcher = new SessionsWatcher((files) => this.applyChanges(files));
@@ -115,7 +121,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   }
 
   private updateDescription(): void {
-    if (this.treeView) this.searchMode.describe(this.treeView, this.filter);
+    if (!this.treeView) return;
+    this.searchMode.describe(this.treeView, this.filter);
+    if (this.treeView.message === undefined && this.rootProblems.length > 0) {
+      // (A message hides the welcome view and its buttons: say where the fix is.)
+      this.treeView.message = `Sessions folder not found: ${this.rootProblems.join('; ')}. Fix the sessionLoom.sessionRoots setting, or use "Add Sessions Folder…" in the … menu.`;
+    }
   }
 
   /** Forgets everything and lists the roots again (and searches them again). */

@@ -361,6 +361,30 @@ describe('session editor', function () {
     for (const shot of shots) assert.ok(fs.statSync(shot).size > 30_000, `${shot} looks empty`);
   });
 
+  it('says what an empty file, a non-session JSONL and a binary file are, and writes none of them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-not-sessions-'));
+    const files = {
+      'empty.jsonl': Buffer.alloc(0),
+      'package-lock-like.jsonl': Buffer.from('{"name":"lodash","version":"4.17.21"}\n{"name":"react","version":"18.0.0"}\n'),
+      'binary.jsonl': Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256)),
+    };
+    const expected: Record<string, RegExp> = {
+      'empty.jsonl': /empty\.jsonl is empty \(0 bytes\): there is no session in it yet/,
+      'package-lock-like.jsonl': /package-lock-like\.jsonl is not a session file: no valid session header \(the first record is not a session record\) \(line 1\)/,
+      'binary.jsonl': /binary\.jsonl is not a session file: no valid session header .*\(line 1\)/,
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, bytes);
+      await openEditor(file);
+      assert.match(await frameText(`${app(file)} .sl-empty-notice`), expected[name]!, name);
+      assert.equal(await frameText(`${app(file)} .sl-title`), name, `${name}: the title names the file`);
+      assert.ok(fs.readFileSync(file).equals(bytes), `${name}: byte-identical after viewing`);
+      if (name === 'package-lock-like.jsonl') await screenshot('editor-not-a-session');
+      await closeAll();
+    }
+  });
+
   it('renders the XSS sample inert: payloads show as text, nothing runs', async () => {
     const file = xss();
     await openEditor(file);

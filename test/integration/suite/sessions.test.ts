@@ -372,6 +372,60 @@ describe('sessions view', function () {
     assert.match(provider().getTreeItem(await sessionNode(file)).contextValue ?? '', /\bcurrent\b/);
   });
 
+  it('migrates several selected sessions at once and says which were left unchanged (one looks live)', async () => {
+    const bytes = fs.readFileSync(path.join(fixtures, 'upstream', 'pi-large-session.v1.head25.jsonl'));
+    const calm = await place('multi-calm-v1.jsonl', bytes);
+    const live = await place('multi-live-v1.jsonl', bytes);
+    fs.utimesSync(live, new Date(), new Date());
+    calls.confirm.length = 0;
+    calls.infos.length = 0;
+    // Confirm the dry run, decline "Write anyway" for the live file.
+    api.sessions.prompts.confirm = async (message, detail) => {
+      calls.confirm.push({ message, detail });
+      return message.startsWith('Migrate 2 sessions') ? 'Migrate' : undefined;
+    };
+    const [a, b] = [await sessionNode(calm), await sessionNode(live)];
+    await vscode.commands.executeCommand('sessionLoom.migrate', a, [a, b]);
+    assert.equal(calls.confirm.length, 2, calls.confirm.map((c) => c.message).join(' | '));
+    assert.match(calls.confirm[0]!.detail, /multi-calm-v1\.jsonl: v1 → v3/);
+    assert.match(calls.confirm[0]!.detail, /multi-live-v1\.jsonl: v1 → v3/);
+    assert.match(calls.confirm[1]!.message, /multi-live-v1\.jsonl looks live/);
+    assert.ok(fs.readFileSync(live).equals(bytes), 'the live one is unchanged');
+    const backup = fs.readdirSync(projectDir).find((f) => f.startsWith('multi-calm-v1.jsonl.bak-'));
+    assert.ok(backup, 'a backup of the migrated one');
+    const info = calls.infos.at(-1) ?? '';
+    assert.match(info, /^Migrated 1 of 2 sessions to v3\./);
+    assert.ok(info.includes(backup), `the backup is named: ${info}`);
+    assert.match(info, /Not migrated \(left unchanged\): multi-live-v1\.jsonl\./);
+    assert.match(provider().getTreeItem(await sessionNode(calm)).contextValue ?? '', /\bcurrent\b/);
+    assert.match(provider().getTreeItem(await sessionNode(live)).contextValue ?? '', /\bneedsMigration\b/);
+  });
+
+  it('says when a configured sessions folder is missing or not a folder', async () => {
+    const config = vscode.workspace.getConfiguration('sessionLoom');
+    const before = config.inspect<string[]>('sessionRoots')?.globalValue;
+    const missing = path.join(os.tmpdir(), 'loom-no-such-sessions-folder');
+    const notAFolder = path.join(projectDir, '..', '..', 'not-a-folder.jsonl');
+    fs.writeFileSync(notAFolder, '');
+    try {
+      await config.update('sessionRoots', [sessionsRoot(), missing, notAFolder], vscode.ConfigurationTarget.Global);
+      provider().refresh();
+      assert.ok((await provider().getChildren()).length > 0, 'the good root is still listed');
+      assert.deepEqual(provider().rootProblems, [`${missing} does not exist`, `${notAFolder} is not a folder`]);
+      assert.equal(
+        provider().treeView?.message,
+        `Sessions folder not found: ${missing} does not exist; ${notAFolder} is not a folder. Fix the sessionLoom.sessionRoots setting, or use "Add Sessions Folder…" in the … menu.`,
+      );
+    } finally {
+      await config.update('sessionRoots', before, vscode.ConfigurationTarget.Global);
+      fs.rmSync(notAFolder, { force: true });
+      provider().refresh();
+      await provider().getChildren();
+    }
+    assert.deepEqual(provider().rootProblems, []);
+    assert.equal(provider().treeView?.message, undefined);
+  });
+
   it('refuses to write a live-looking file unless the user chooses "Write anyway"', async () => {
     const file = await place('live.jsonl', forkedSession('f0000000000000d4'), new Date());
     const hash = sha(file);
@@ -379,7 +433,11 @@ describe('sessions view', function () {
     answer({ input: 'x', confirm: undefined });
     await vscode.commands.executeCommand('sessionLoom.relabelEntry', vscode.Uri.file(file), 'bbbb0002');
     assert.equal(calls.confirm.length, 1, 'asked once');
-    assert.match(calls.confirm[0]!.message, /looks live/);
+    assert.match(calls.confirm[0]!.message, /live\.jsonl looks live/);
+    // The detail says why in words and names the file in full, without the CLI's "or force".
+    assert.match(calls.confirm[0]!.detail, /^It was modified \d+\.\d s ago and may be open in a running agent\.\n\n/);
+    assert.ok(calls.confirm[0]!.detail.endsWith(file), calls.confirm[0]!.detail);
+    assert.doesNotMatch(calls.confirm[0]!.detail, /or force|refusing to write/);
     assert.equal(sha(file), hash, 'cancelled: unchanged');
 
     answer({ input: 'Parser', confirm: undefined });
@@ -424,7 +482,12 @@ describe('sessions view', function () {
     assert.equal(repaired.header?.cwd, '/work/loom/it');
     assert.equal(repaired.entries.length, damaged.entries.length);
     assert.deepEqual(repaired.diagnostics.filter((d) => d.kind !== 'missing-parent' && d.kind !== 'blank'), []);
-    assert.match(provider().getTreeItem(await sessionNode(target)).contextValue ?? '', /\bcurrent\b/);
+    const repairedNode = await sessionNode(target);
+    const ctx = provider().getTreeItem(repairedNode).contextValue ?? '';
+    assert.match(ctx, /\bcurrent\b/);
+    assert.doesNotMatch(ctx, /\blive\b/, 'our own fresh file is not shown as live');
+    assert.match(calls.infos.at(-1) ?? '', /wrote gjc-01-repair\.repaired\.jsonl \(\d+ entries\) next to the original, which is unchanged/);
+    if (provider().treeView?.visible) assert.ok(provider().treeView!.selection.includes(repairedNode), 'the new file is selected in the view');
 
     // Glued records are split in the copy.
     const glued = await place('glued.jsonl', fs.readFileSync(path.join(fixtures, 'upstream', 'pi-session.v1.glued-records.jsonl')));
