@@ -60,8 +60,17 @@ function observeDoc(d: SessionDocument): unknown {
   d.loaded.entries.forEach((e, i) => {
     if (d.loaded.changed?.[i] && typeof e.id === 'string') made.set(e.id, `#${i}`);
   });
-  const json = JSON.stringify(obs, (_k, v: unknown) => (v instanceof Map ? [...v] : v));
-  return JSON.parse(json.replace(/[0-9a-f]{8}/g, (m) => made.get(m) ?? m));
+  // Only id values (and ids quoted in diagnostic messages) are renamed: a made-up id can equal an
+  // 8-hex run inside message text (a UUID in a path, say), which must stay as it is.
+  return JSON.parse(
+    JSON.stringify(obs, (_k, v: unknown) => {
+      if (v instanceof Map) return [...v];
+      if (typeof v !== 'string') return v;
+      const whole = made.get(v);
+      if (whole !== undefined) return whole;
+      return v.includes('"') ? v.replace(/"([0-9a-f]{8})"/g, (q, id: string) => (made.has(id) ? `"${made.get(id)}"` : q)) : v;
+    }),
+  );
 }
 
 async function assertEqualsFull(doc: SessionDocument, file: string, what: string): Promise<void> {
