@@ -14,6 +14,7 @@ import { join, posix } from 'node:path';
 import { resolveImageData, type BlobStore } from './blobs';
 import { buildSessionContext, type SessionContext } from './context';
 import { encodeCwd } from './cwd';
+import type { DiagnosticKind } from './diagnostics';
 import { generateEntryId } from './ids';
 import { loadSessionFromText, type LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
@@ -68,6 +69,9 @@ function sessionDirFor(cwd: string, o: SessionManagerOptions): string {
  * Rebuilds a migrated file keeping every byte between records (unparsable lines, blank lines,
  * a title line) in place (Part C §7); changed records are re-serialised, glued ones separated.
  */
+/** Diagnostics that mean a line's bytes are not in any entry. */
+const UNREAD_KINDS: ReadonlySet<DiagnosticKind> = new Set<DiagnosticKind>(['invalid-json', 'not-an-object', 'torn-tail', 'invalid-entry']);
+
 function rebuildPreserving(original: Buffer, loaded: LoadedSession): Buffer {
   const parts: Buffer[] = [];
   for (const seg of rewriteSegments(loaded, original.length)) {
@@ -92,6 +96,11 @@ export class SessionManager {
   #ids = new Set<string>();
   #leafId: string | null = null;
   #hasAssistant = false;
+  /**
+   * Lines of the opened file that could not be read (invalid JSON, non-objects, a torn tail).
+   * A rewrite from memory cannot put them back where they were, so it is refused (Part C §7).
+   */
+  #unreadLines: number[] = [];
   /** The file holds the whole session (so later entries are appended). */
   #flushed = false;
   #chain: Promise<void> = Promise.resolve();
@@ -184,6 +193,7 @@ export class SessionManager {
     this.#ids = new Set();
     this.#leafId = null;
     this.#hasAssistant = false;
+    this.#unreadLines = [];
     const st = this.#storage.statSync(path);
     if (!st || st.size === 0) {
       this.#header = SessionManager.#newHeader(this.#header.cwd ?? process.cwd());
@@ -195,6 +205,7 @@ export class SessionManager {
     if (!loaded.header) throw new SessionFileError(path, 'not a session file (no valid header on line 1); it is left untouched');
     if (loaded.readOnlyReason) throw new SessionFileError(path, `cannot open for writing: ${loaded.readOnlyReason}`);
     this.#header = loaded.header;
+    this.#unreadLines = loaded.diagnostics.filter((d) => UNREAD_KINDS.has(d.kind)).map((d) => d.line);
     for (const e of loaded.entries) this.#add(e);
     this.#leafId = loaded.entries.length ? loaded.entries[loaded.entries.length - 1]!.id : null;
     this.#flushed = true;
@@ -398,9 +409,20 @@ export class SessionManager {
     await this.#enqueue(() => this.#closeWriter());
   }
 
+  /** A rewrite from memory would drop the lines that could not be read: refuse it, naming them. */
+  #refuseLossyRewrite(): void {
+    if (!this.#persist || !this.#flushed || this.#unreadLines.length === 0) return;
+    const lines = this.#unreadLines.slice(0, 5).join(', ') + (this.#unreadLines.length > 5 ? ', …' : '');
+    throw new SessionFileError(
+      this.#path,
+      `refusing to rewrite the session: line${this.#unreadLines.length > 1 ? 's' : ''} ${lines} could not be read and would be lost; the file is left untouched (repair it into a new file first)`,
+    );
+  }
+
   /** Atomic rewrite of the whole file from memory, serialised with the appends. */
   async #rewriteFile(): Promise<void> {
     if (!this.#persist || !this.#flushed) return;
+    this.#refuseLossyRewrite();
     await this.#enqueue(async () => {
       await this.#closeWriter(); // the old descriptor would keep appending to the replaced inode
       let text = JSON.stringify(this.#header) + '\n';
@@ -449,6 +471,7 @@ export class SessionManager {
   /** Replaces the in-memory entries (targeted rewrite helpers) and rewrites the file atomically. */
   async rewriteEntries(entries: readonly SessionEntry[]): Promise<void> {
     if (this.#persistError) throw this.#persistError;
+    this.#refuseLossyRewrite();
     const leafStillThere = this.#leafId !== null && entries.some((e) => e.id === this.#leafId);
     this.#entries = [];
     this.#byId = new Map();

@@ -325,3 +325,18 @@ test('open separates records glued on one line even with a space between them (t
   assert.deepEqual(after.diagnostics.filter((d) => d.kind === 'glued-records'), [], 'the rewrite split the glued pair');
   assert.ok(readFileSync(p, 'utf8').split('\n').some((l) => l.endsWith('} ')), 'the space between the records is kept, before the new line break');
 });
+
+test('rewriteEntries refuses when the opened file had unreadable lines (they would be lost), leaving it untouched (Part C §7)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-mgr-unread-'));
+  const p = join(dir, 's.jsonl');
+  copyFileSync(fixture('real-v3', 'gjc-04-awesome-agent-ide.jsonl'), p); // line 44 has an invalid escape
+  const before = readFileSync(p);
+  const m = await SessionManager.open(p);
+  await assert.rejects(m.rewriteEntries(m.getEntries()), (e: unknown) => e instanceof SessionFileError && /line 44 could not be read/.test(e.message));
+  assert.deepEqual(readFileSync(p), before);
+  // the refusal is not a latched persistence error: appends still work
+  m.appendMessage(user('still appending'));
+  await m.flush();
+  assert.ok(readFileSync(p).length > before.length);
+  assert.ok(readFileSync(p).subarray(0, before.length).equals(before));
+});
