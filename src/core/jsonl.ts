@@ -9,6 +9,7 @@
 // only on lines that fail to parse.
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from './diagnostics';
+import { readFileHead } from './fileHead';
 
 export interface JsonlRecord {
   value: Record<string, unknown>;
@@ -382,24 +383,10 @@ function appendTo(dst: Buffer, at: number, src: Buffer, s: number, e: number): B
  * last line is dropped silently: it is not a torn tail, only the edge of the window.
  */
 export async function readJsonlPrefix(path: string, maxBytes = 4096): Promise<JsonlParseResult & { truncated: boolean }> {
-  const fh = await open(path, 'r');
-  try {
-    const size = (await fh.stat()).size;
-    const want = Math.min(size, maxBytes);
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const { bytesRead } = await fh.read(buf, got, want - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    const data = buf.subarray(0, got);
-    const truncated = size > got;
-    const lastNl = data.lastIndexOf(LF);
-    const whole = !truncated ? data : lastNl === -1 ? data.subarray(0, 0) : data.subarray(0, lastNl + 1);
-    // Object.assign, not a spread: `records` is a prototype getter a spread would not copy.
-    return Object.assign(parseJsonlLenient(whole), { truncated });
-  } finally {
-    await fh.close();
-  }
+  const { data, size } = await readFileHead(path, maxBytes);
+  const truncated = size > data.length;
+  const lastNl = data.lastIndexOf(LF);
+  const whole = !truncated ? data : lastNl === -1 ? data.subarray(0, 0) : data.subarray(0, lastNl + 1);
+  // Object.assign, not a spread: `records` is a prototype getter a spread would not copy.
+  return Object.assign(parseJsonlLenient(whole), { truncated });
 }

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { readFileHead } from './fileHead';
 import { LatchingWriter, type OpenWriterOptions, type SessionStorage, type SessionStorageWriter, type StorageFaults, type StorageStat } from './storage';
 
 class FileWriter extends LatchingWriter {
@@ -154,19 +155,7 @@ export class FileSessionStorage implements SessionStorage {
   }
 
   async readTextPrefix(path: string, maxBytes: number): Promise<string> {
-    const fh = await fsp.open(path, 'r');
-    try {
-      const buf = Buffer.alloc(maxBytes);
-      let got = 0;
-      while (got < maxBytes) {
-        const { bytesRead } = await fh.read(buf, got, maxBytes - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return buf.toString('utf8', 0, got);
-    } finally {
-      await fh.close();
-    }
+    return (await readFileHead(path, maxBytes)).data.toString('utf8');
   }
 
   async writeText(path: string, text: string): Promise<void> {

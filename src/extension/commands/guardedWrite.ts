@@ -63,10 +63,14 @@ export function refusalDetail(err: RewriteRefusedError): string {
  * refused for good (read-only, missing, exists), after saying so.
  */
 export async function guardedWrite<T>(file: string, action: string, attempt: (force: boolean) => Promise<T>): Promise<T | undefined> {
-  try {
-    const result = await attempt(false);
+  // Every successful write is remembered, so our own fresh write never reads as "live".
+  const write = async (force: boolean): Promise<T> => {
+    const result = await attempt(force);
     await noteOwnWrite(file);
     return result;
+  };
+  try {
+    return await write(false);
   } catch (err) {
     if (!(err instanceof RewriteRefusedError)) throw err;
     const name = path.basename(file);
@@ -78,9 +82,7 @@ export async function guardedWrite<T>(file: string, action: string, attempt: (fo
       const choice = await prompts.confirm(`${action}: ${why}`, refusalDetail(err), WRITE_ANYWAY);
       if (choice !== WRITE_ANYWAY) return undefined;
       try {
-        const result = await attempt(true);
-        await noteOwnWrite(file);
-        return result;
+        return await write(true);
       } catch (again) {
         if (!(again instanceof RewriteRefusedError)) throw again;
         prompts.error(`${action} refused: ${again.message}`);
