@@ -15,12 +15,6 @@ import { EntryKind, entryKind, type TreeIndex } from './tree';
 /** A message as sent to the model. `message` entries pass through as stored. */
 export type ContextMessage = Record<string, unknown> & { role: string };
 
-export interface CutEntry {
-  entryId: string;
-  /** The compaction whose summary replaces this entry in the context. */
-  compactionId: string;
-}
-
 export interface SessionContext {
   /** The leaf actually used (after fallback), or null for the empty context. */
   leafId: string | null;
@@ -33,8 +27,12 @@ export interface SessionContext {
   // ---- viewer extras ----
   /** messageSources[i] is the id of the entry messages[i] came from. */
   messageSources: string[];
-  /** Path entries (root→leaf order) not sent because of the last compaction on the path. */
-  cutEntries: CutEntry[];
+  /**
+   * Ids of the path entries (root→leaf order) not sent: the ones the compaction in effect
+   * (`compaction.id`) cut. Only the last compaction on a path counts, so one id names the cause
+   * for all of them; a list of ids, not of objects, because on a 1M-entry path it is 1M long.
+   */
+  cutEntryIds: string[];
   /** The compaction in effect on this path, if any. */
   compaction: { id: string; firstKeptEntryId: string | null; keptFound: boolean } | null;
 }
@@ -49,7 +47,7 @@ export function emptyContext(): SessionContext {
     mode: 'none',
     modeData: undefined,
     messageSources: [],
-    cutEntries: [],
+    cutEntryIds: [],
     compaction: null,
   };
 }
@@ -129,14 +127,9 @@ export function buildSessionContext(
     if (idxs.length === 0) return fromPath([entries[entries.length - 1]!]);
     const all = byId.entries;
     const kinds = byId.kinds;
-    const path = new Array<SessionEntry>(idxs.length);
     const pathKinds = new Uint8Array(idxs.length);
-    for (let k = 0; k < idxs.length; k++) {
-      const i = idxs[k]!;
-      path[k] = all[i]!;
-      pathKinds[k] = kinds[i]!;
-    }
-    return fromPath(path, pathKinds);
+    for (let k = 0; k < idxs.length; k++) pathKinds[k] = kinds[idxs[k]!]!;
+    return fromPath(all, pathKinds, idxs);
   }
   let map = byId;
   if (!map) {
@@ -148,12 +141,31 @@ export function buildSessionContext(
   return fromPath(walkPath(leaf, map));
 }
 
-/** The context of a root→leaf path. `kinds[k]` classifies path[k] (computed here when absent). */
-function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionContext {
+/** The entries of a path, read in place: `at(k)` is its k-th entry (root first). */
+class PathView {
+  constructor(
+    private readonly all: readonly SessionEntry[],
+    private readonly idxs: Int32Array | null,
+  ) {}
+  get length(): number {
+    return this.idxs === null ? this.all.length : this.idxs.length;
+  }
+  at(k: number): SessionEntry {
+    return this.all[this.idxs === null ? k : this.idxs[k]!]!;
+  }
+}
+
+/**
+ * The context of a root→leaf path: `all` itself, or, with `idxs`, the entries `all[idxs[k]]`
+ * (read in place, so a 1M-deep path is not copied into a second array). `kinds[k]` classifies
+ * the k-th path entry (computed here when absent).
+ */
+function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32Array | null = null): SessionContext {
+  const path = new PathView(all, idxs);
   const n = path.length;
   if (!kinds) {
     kinds = new Uint8Array(n);
-    for (let k = 0; k < n; k++) kinds[k] = entryKind(path[k]!);
+    for (let k = 0; k < n; k++) kinds[k] = entryKind(path.at(k));
   }
 
   // Runtime state along the path (only classified entries are touched).
@@ -168,7 +180,7 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
   for (let i = 0; i < n; i++) {
     const kind = kinds[i]!;
     if (kind <= EntryKind.Message) continue;
-    const e = path[i]!;
+    const e = path.at(i);
     switch (kind) {
       case EntryKind.AssistantMessage:
         lastAssistant = i;
@@ -211,7 +223,7 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
   if (!explicitDefault) {
     for (let i = lastAssistant; i >= 0; i--) {
       if (kinds[i] !== EntryKind.AssistantMessage) continue;
-      const m = (path[i] as { message: { provider?: unknown; model?: unknown } }).message;
+      const m = (path.at(i) as { message: { provider?: unknown; model?: unknown } }).message;
       if (typeof m.provider === 'string' && typeof m.model === 'string') {
         models.default = `${m.provider}/${m.model}`;
         break;
@@ -221,12 +233,12 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
 
   const messages: ContextMessage[] = [];
   const messageSources: string[] = [];
-  const cutEntries: CutEntry[] = [];
+  let cutEntryIds: string[] = [];
   const emitRange = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
       const kind = kinds[i]!;
       if (kind === EntryKind.Other) continue;
-      const e = path[i]!;
+      const e = path.at(i);
       let m: ContextMessage | null;
       if (kind <= EntryKind.AssistantMessage) {
         const raw = (e as { message?: unknown }).message;
@@ -245,13 +257,13 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
 
   let compaction: SessionContext['compaction'] = null;
   if (compactionIdx >= 0) {
-    const c = path[compactionIdx] as CompactionEntry;
+    const c = path.at(compactionIdx) as CompactionEntry;
     const firstKept = typeof c.firstKeptEntryId === 'string' ? c.firstKeptEntryId : null;
     let keptFrom = compactionIdx; // nothing kept unless found before the compaction
     if (firstKept !== null) {
       // Search backwards: the kept region is normally a short tail before the compaction.
       for (let i = compactionIdx - 1; i >= 0; i--) {
-        if (path[i]!.id === firstKept) {
+        if (path.at(i).id === firstKept) {
           keptFrom = i;
           break;
         }
@@ -260,9 +272,8 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
     compaction = { id: c.id, firstKeptEntryId: firstKept, keptFound: keptFrom < compactionIdx };
     messages.push(compactionSummaryMessage(c));
     messageSources.push(c.id);
-    const cid = c.id;
-    cutEntries.length = keptFrom;
-    for (let i = 0; i < keptFrom; i++) cutEntries[i] = { entryId: path[i]!.id, compactionId: cid };
+    cutEntryIds = new Array<string>(keptFrom);
+    for (let i = 0; i < keptFrom; i++) cutEntryIds[i] = path.at(i).id;
     emitRange(keptFrom, compactionIdx);
     emitRange(compactionIdx + 1, n);
   } else {
@@ -270,7 +281,7 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
   }
 
   return {
-    leafId: path[n - 1]!.id,
+    leafId: path.at(n - 1).id,
     messages,
     thinkingLevel,
     models,
@@ -278,7 +289,7 @@ function fromPath(path: readonly SessionEntry[], kinds?: Uint8Array): SessionCon
     mode,
     modeData,
     messageSources,
-    cutEntries,
+    cutEntryIds,
     compaction,
   };
 }

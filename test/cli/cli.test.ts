@@ -68,7 +68,7 @@ for (const x of FIXTURE_EXPECTATIONS) {
     assert.equal(r.code, 0, r.stderr);
     const c = r.json();
     assert.deepEqual(countRoles(c.messages), x.roles);
-    assert.equal(c.cutEntries.length, x.cut);
+    assert.equal(c.cutEntryIds.length, x.cut);
     assert.equal(c.thinkingLevel, x.thinkingLevel);
     assert.deepEqual(c.models, x.models);
     assert.equal(c.mode, 'none');

@@ -187,10 +187,7 @@ test('compaction: summary first, then kept from firstKeptEntryId up to it, then 
     tokensBefore: 1234,
     timestamp: Date.parse((es[4] as { timestamp: string }).timestamp),
   });
-  assert.deepEqual(c.cutEntries, [
-    { entryId: 'u1', compactionId: 'c' },
-    { entryId: 'a1', compactionId: 'c' },
-  ]);
+  assert.deepEqual(c.cutEntryIds, ['u1', 'a1']);
   assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'u2', keptFound: true });
 });
 
@@ -206,10 +203,8 @@ test('compaction: the LAST compaction on the path wins', () => {
   const c = both(es, 'u3');
   assert.deepEqual(c.messageSources, ['c2', 'a2', 'u3']);
   assert.equal(c.messages[0]!.summary, 'second');
-  assert.deepEqual(
-    c.cutEntries.map((x) => x.entryId),
-    ['u1', 'c1', 'u2'],
-  );
+  assert.deepEqual(c.cutEntryIds, ['u1', 'c1', 'u2']);
+  assert.equal(c.compaction?.id, 'c2', 'all of them cut by the last compaction');
   // at a leaf before c2, c1 governs
   assert.deepEqual(both(es, 'a2').messageSources, ['c1', 'u1', 'u2', 'a2']);
 });
@@ -225,7 +220,7 @@ test('compaction: firstKeptEntryId not on the path (or absent) keeps nothing bef
   const c = both(es, 'u2');
   assert.deepEqual(c.messageSources, ['c', 'u2']);
   assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'side', keptFound: false });
-  assert.deepEqual(c.cutEntries.map((x) => x.entryId), ['u1', 'a1']);
+  assert.deepEqual(c.cutEntryIds, ['u1', 'a1']);
   const es2 = [user('u1', null), E('compaction', 'c', 'u1', { summary: 'S', tokensBefore: 1 })];
   assert.deepEqual(both(es2, 'c').messageSources, ['c']);
   // firstKeptEntryId naming an entry AFTER the compaction keeps nothing before it either
@@ -238,7 +233,7 @@ test('compaction on a sibling branch does not apply', () => {
   const c = both(es, 'u2');
   assert.deepEqual(c.messageSources, ['u1', 'u2']);
   assert.equal(c.compaction, null);
-  assert.deepEqual(c.cutEntries, []);
+  assert.deepEqual(c.cutEntryIds, []);
 });
 
 test('state is derived over the whole path, including the cut part', () => {
@@ -274,7 +269,7 @@ for (const x of FIXTURE_EXPECTATIONS) {
     for (const m of c.messages) got[m.role] = (got[m.role] ?? 0) + 1;
     assert.deepEqual(got, x.roles);
     assert.equal(c.messages.length, Object.values(x.roles).reduce((a, b) => a + b, 0));
-    assert.equal(c.cutEntries.length, x.cut);
+    assert.equal(c.cutEntryIds.length, x.cut);
     assert.equal(c.thinkingLevel, x.thinkingLevel);
     assert.deepEqual(c.models, x.models);
     assert.equal(c.compaction !== null, x.compaction === true);

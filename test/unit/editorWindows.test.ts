@@ -26,9 +26,9 @@ describe('session editor windows', () => {
     assert.deepEqual(items.map((m) => m.entryId), ctx.messageSources);
     assert.deepEqual(items.map((m) => m.role), ctx.messages.map((m) => m.role));
     assert.deepEqual(items.map((m) => m.segment), ['summary', 'kept', 'kept', 'kept', 'kept', 'after', 'after']);
-    assert.equal(info.compaction?.cutCount, ctx.cutEntries.length);
+    assert.equal(info.compaction?.cutCount, ctx.cutEntryIds.length);
     const cut = w.cutEntries(null, 0, 100);
-    assert.deepEqual(cut.map((c) => c.entryId), ctx.cutEntries.map((c) => c.entryId));
+    assert.deepEqual(cut.map((c) => c.entryId), ctx.cutEntryIds);
     const call = items.find((m) => m.role === 'assistant')!.blocks.find((b) => b.kind === 'toolCall');
     assert.ok(call && call.kind === 'toolCall' && call.resultIndex === 3, 'the screenshot call points at its result');
     assert.ok(items[items.length - 1]!.cumulativeTokensEst >= items[0]!.tokensEst);

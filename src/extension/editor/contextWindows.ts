@@ -113,7 +113,7 @@ export class ContextWindows {
         tokensBefore: typeof c?.tokensBefore === 'number' ? c.tokensBefore : null,
         firstKeptEntryId: ctx.compaction.firstKeptEntryId,
         keptFound: ctx.compaction.keptFound,
-        cutCount: ctx.cutEntries.length,
+        cutCount: ctx.cutEntryIds.length,
         keptEnd,
       };
     }
@@ -171,11 +171,11 @@ export class ContextWindows {
   /** Entries the compaction cut, shown greyed in the band. Non-message entries show as their type. */
   cutEntries(leafId: string | null, start: number, count: number): MessageView[] {
     const { ctx } = this.leafContext(leafId);
-    const end = Math.min(ctx.cutEntries.length, start + count);
+    const end = Math.min(ctx.cutEntryIds.length, start + count);
     const out: MessageView[] = [];
     let running = 0;
     for (let i = start; i < end; i++) {
-      const entryId = ctx.cutEntries[i]!.entryId;
+      const entryId = ctx.cutEntryIds[i]!;
       const entry = this.snap.index.get(entryId);
       const m = entry ? (entryToMessage(entry) as Obj | null) : null;
       if (entry && m) {
@@ -209,7 +209,7 @@ export class ContextWindows {
     const { ctx } = this.leafContext(leafId);
     const mi = ctx.messageSources.indexOf(entryId);
     // The compaction entry is the source of the summary; later messages never share its id.
-    const ci = mi >= 0 ? -1 : ctx.cutEntries.findIndex((c) => c.entryId === entryId);
+    const ci = mi >= 0 ? -1 : ctx.cutEntryIds.indexOf(entryId);
     return { messageIndex: mi >= 0 ? mi : null, cutIndex: ci >= 0 ? ci : null };
   }
 
