@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
+import { click, frameEval, frameText, harnessAvailable, keys, screenshot } from './harness';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 
@@ -101,8 +101,11 @@ describe('activation', () => {
 
   it('lists Refresh in the command palette', async function () {
     if (!harnessAvailable()) this.skip();
-    await keys('F1', 'Session Loom: Refresh');
+    await keys('F1');
     try {
+      // Type only once the palette's input has the focus: keys typed earlier land elsewhere.
+      await frameEval('.quick-input-widget input:focus', 'return true;');
+      await keys([], 'Session Loom: Refresh');
       assert.match(await frameText('.quick-input-list .monaco-list-row[aria-label*="Session Loom: Refresh"]'), /Session Loom: Refresh/);
     } finally {
       await keys('Escape');
