@@ -14,6 +14,7 @@ import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedErr
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/title';
 import { buildTreeIndex } from '../../core/tree';
+import { entryPreview, roleOf } from '../../core/treeView';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { assertWritable, guardedWrite, liveWindowFor, noteOwnWrite, requireTrust } from './guardedWrite';
 import { prompts } from './prompts';
@@ -46,10 +47,12 @@ export async function relabelEntry(provider: SessionsTreeProvider, arg?: unknown
   const index = buildTreeIndex(first.entries);
   if (!index.has(entryId)) return void prompts.error(`${action}: no entry ${entryId} in ${path.basename(file)}.`);
   const current = index.labels.get(entryId) ?? '';
+  // Name the entry the way the tree does (role or type, then its text), not only by its id.
+  const target0 = index.get(entryId)!;
   const raw = await prompts.input({
-    title: `Label of entry ${entryId}`,
+    title: `Label of ${roleOf(target0) ?? target0.type} entry ${entryId}`,
     value: current,
-    prompt: 'An empty label clears it.',
+    prompt: `“${entryPreview(target0, 80)}” — an empty label clears the label.`,
     valueSelection: [0, current.length],
   });
   if (raw === undefined) return undefined;

@@ -14,7 +14,7 @@ import { migrateSession } from '../../../src/core/migrate';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { Prompts } from '../../../src/extension/commands/prompts';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { box, click, drag, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
+import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
@@ -63,7 +63,12 @@ describe('sessions view', function () {
   let projectDir: string;
   let damagedInHome: string | undefined;
   let damagedHash = '';
-  const calls: { confirm: { message: string; detail: string }[]; errors: string[]; infos: string[] } = { confirm: [], errors: [], infos: [] };
+  const calls: { confirm: { message: string; detail: string }[]; inputs: vscode.InputBoxOptions[]; errors: string[]; infos: string[] } = {
+    confirm: [],
+    inputs: [],
+    errors: [],
+    infos: [],
+  };
 
   /** Answers the next prompts: confirm → `confirm`, input → `input`. */
   function answer(opts: { confirm?: string; input?: string }): void {
@@ -72,7 +77,10 @@ describe('sessions view', function () {
       calls.confirm.push({ message, detail });
       return opts.confirm;
     };
-    p.input = async () => opts.input;
+    p.input = async (options) => {
+      calls.inputs.push(options);
+      return opts.input;
+    };
   }
 
   async function place(name: string, content: string | Buffer, mtime = hourAgo()): Promise<string> {
@@ -263,7 +271,11 @@ describe('sessions view', function () {
     const file = await place('relabel.jsonl', forkedSession('f0000000000000b2'));
     const before = fs.readFileSync(file);
     answer({ input: '  important ' });
+    calls.inputs.length = 0;
     await vscode.commands.executeCommand('sessionLoom.relabelEntry', vscode.Uri.file(file), 'bbbb0002');
+    // The input box names the entry by role and text, not only by its id.
+    assert.equal(calls.inputs[0]?.title, 'Label of user entry bbbb0002');
+    assert.match(calls.inputs[0]?.prompt ?? '', /^“Fix the JSONL parser.*” — an empty label clears the label\.$/);
     const after = fs.readFileSync(file);
     assert.ok(after.subarray(0, before.length).equals(before), 'existing bytes unchanged');
     const added = after.subarray(before.length).toString('utf8').split('\n').filter(Boolean);
@@ -286,6 +298,20 @@ describe('sessions view', function () {
     assert.equal('label' in clear, false, 'a clearing label entry has no label field');
     assert.equal(lines.length, before.toString().split('\n').filter(Boolean).length + 2);
     assert.doesNotMatch(label((await provider().nodeForEntry(file, 'bbbb0002'))!), /^\[/);
+  });
+
+  it('relabel asks in a real input box that names the entry; Escape writes nothing', async function () {
+    if (!harnessAvailable()) this.skip();
+    const file = await place('relabel-ui.jsonl', forkedSession('f0000000000000b9'));
+    const before = fs.readFileSync(file);
+    const pending = vscode.commands.executeCommand('sessionLoom.relabelEntry', vscode.Uri.file(file), 'hhhh0008');
+    const widget = await frameText('.quick-input-widget .quick-input-title');
+    assert.match(widget, /Label of user entry hhhh0008/);
+    assert.match(await frameText('.quick-input-widget .quick-input-message'), /“Instead, only report glued records as diagnostics” — an empty label clears the label\./);
+    await screenshot('relabel-input');
+    await keys('Escape');
+    assert.equal(await pending, undefined);
+    assert.ok(fs.readFileSync(file).equals(before), 'Escape leaves the file as it was');
   });
 
   it('does not call a session live just because Session Loom wrote it; an external append does', async () => {
