@@ -662,6 +662,18 @@ describe('sessions view', function () {
     assert.equal(provider().getTreeItem(runA).collapsibleState, Expanded, 'the expanded run comes back expanded');
     assert.equal(provider().getTreeItem(sa).collapsibleState, Expanded);
     if (harnessAvailable()) await frameText(expandedRun, { timeoutMs: 10_000 });
+
+    // Collapse All is remembered too: a search and its clearing do not reopen what it closed.
+    if (harnessAvailable()) {
+      await click('.pane-header[aria-label*="Sessions"] .action-label.codicon-collapse-all, .part.sidebar .title-actions .codicon-collapse-all');
+      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")', { timeoutMs: 10_000 });
+      await vscode.commands.executeCommand('sessionLoom.search', 'ZANZIBARITE');
+      await vscode.commands.executeCommand('sessionLoom.clearSearch');
+      const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+      assert.equal(provider().getTreeItem(sa).collapsibleState, Collapsed, 'the session Collapse All closed stays closed');
+      assert.equal(provider().getTreeItem(runA).collapsibleState, Collapsed, 'the run Collapse All closed stays closed');
+      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")', { timeoutMs: 10_000 });
+    }
   });
 
   it('takes screenshots of an expanded branch tree in dark and light themes', async function () {
