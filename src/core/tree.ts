@@ -46,6 +46,8 @@ export interface TreeIndex {
   lineOf(id: string): number;
   /** Children in file order. O(children). */
   children(id: string): SessionEntry[];
+  /** The ids of children(id), without building the entry list first. */
+  childIds(id: string): string[];
   /** Root → entry (inclusive), following effective parents. O(depth). Empty for an unknown id. */
   pathToRoot(id: string): SessionEntry[];
   /** Like pathToRoot but positions in `entries`. */
@@ -228,6 +230,17 @@ class ArrayTreeIndex implements TreeIndex {
     if (i === -1) return out;
     const { firstChild, nextSibling, entries } = this.#s;
     for (let c = firstChild[i]!; c !== -1; c = nextSibling[c]!) out.push(entries[c]!);
+    return out;
+  }
+  childIds(id: string): string[] {
+    const i = this.#at(id);
+    const out: string[] = [];
+    if (i === -1) return out;
+    const { firstChild, nextSibling, entries } = this.#s;
+    for (let c = firstChild[i]!; c !== -1; c = nextSibling[c]!) {
+      const cid = idOf(entries[c]!);
+      if (cid !== undefined) out.push(cid);
+    }
     return out;
   }
   pathIndices(id: string): Int32Array {

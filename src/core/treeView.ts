@@ -154,8 +154,18 @@ export function matchesSearch(haystack: string, tokens: readonly string[]): bool
   return tokens.every((t) => haystack.includes(t));
 }
 
+const NON_SPACE = /\S/;
+
+/** Whether contentText(content) has anything but whitespace (without joining the texts). */
 function hasText(content: unknown): boolean {
-  return contentText(content).trim() !== '';
+  if (typeof content === 'string') return NON_SPACE.test(content);
+  if (!Array.isArray(content)) return false;
+  for (const b of content) if (isObj(b) && b.type === 'text' && typeof b.text === 'string' && NON_SPACE.test(b.text)) return true;
+  return false;
+}
+
+function hasToolCall(content: unknown): boolean {
+  return Array.isArray(content) && content.some((b) => isObj(b) && b.type === 'toolCall');
 }
 
 /** Whether `filter` shows entry `e` (pi's applyFilter, before search). */
@@ -165,7 +175,7 @@ export function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string |
   if (mode !== 'all' && role === 'assistant' && !isLeaf) {
     const stop = str(m?.stopReason);
     const errorOrAborted = stop !== undefined && stop !== 'stop' && stop !== 'toolUse' && stop !== 'end_turn';
-    if (!hasText(m?.content) && toolCalls(m?.content).length === 0 && !errorOrAborted) return false;
+    if (!hasText(m?.content) && !hasToolCall(m?.content) && !errorOrAborted) return false;
   }
   const settings = SETTINGS_TYPES.has(e.type);
   switch (mode) {
@@ -190,7 +200,10 @@ export type BranchNode =
 export interface VisibleTree {
   /** Visible entry id → nearest visible ancestor (null for visible roots). */
   parent: Map<string, string | null>;
-  /** Visible entry id (or null for the top) → visible children, active branch first, then file order. */
+  /**
+   * Visible entry id (or null for the top) → visible children, active branch first, then file
+   * order. A visible entry without visible children has no key (read it as `?? []`).
+   */
   children: Map<string | null, string[]>;
   /** Ids on the path from the leaf to its root. */
   activePath: Set<string>;
@@ -215,17 +228,37 @@ export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): Visib
     id = src.parentOf(id);
   }
   const parent = new Map<string, string | null>();
-  const children = new Map<string | null, string[]>([[null, []]]);
+  const top: string[] = [];
+  const children = new Map<string | null, string[]>([[null, top]]);
   const seen = new Set<string>();
   let hidden = 0;
-  // Depth-first, children of the active branch first; the stack holds (id, nearest visible ancestor).
-  const order = (ids: readonly string[]): string[] => {
-    const active = ids.filter((id) => activePath.has(id));
-    return active.length === 0 ? [...ids] : [...active, ...ids.filter((id) => !activePath.has(id))];
+  // Depth-first, children of the active branch first. Two parallel stacks (id, nearest visible
+  // ancestor) rather than a pair per entry: a 100k-entry session is walked on every refresh.
+  const ids: string[] = [];
+  const anchors: (string | null)[] = [];
+  /** Pushes `kids` so that they pop active branch first, then in file order. */
+  const pushOrdered = (kids: readonly string[], anchor: string | null): void => {
+    let active = -1;
+    for (let i = 0; i < kids.length; i++) {
+      if (activePath.has(kids[i]!)) {
+        active = i;
+        break;
+      }
+    }
+    for (let i = kids.length - 1; i >= 0; i--) {
+      if (i === active) continue;
+      ids.push(kids[i]!);
+      anchors.push(anchor);
+    }
+    if (active !== -1) {
+      ids.push(kids[active]!);
+      anchors.push(anchor);
+    }
   };
-  const stack: [string, string | null][] = order(src.roots).reverse().map((id) => [id, null]);
-  while (stack.length > 0) {
-    const [id, anchor] = stack.pop()!;
+  pushOrdered(src.roots, null);
+  while (ids.length > 0) {
+    const id = ids.pop()!;
+    const anchor = anchors.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
     const e = src.entry(id);
@@ -237,17 +270,17 @@ export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): Visib
     let next = anchor;
     if (visible) {
       parent.set(id, anchor);
-      children.get(anchor)!.push(id);
-      children.set(id, []);
+      const siblings = children.get(anchor);
+      if (siblings) siblings.push(id);
+      else children.set(anchor, [id]);
       next = id;
     } else {
       hidden++;
     }
-    const kids = order(src.childrenOf(id));
-    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, next]);
+    pushOrdered(src.childrenOf(id), next);
   }
   // Siblings gathered through hidden entries can lose the active-first order; restore it.
-  for (const [key, ids] of children) if (ids.length > 1) children.set(key, stableActiveFirst(ids, activePath));
+  for (const [key, kids] of children) if (kids.length > 1) children.set(key, stableActiveFirst(kids, activePath));
   return { parent, children, activePath, hidden };
 }
 
@@ -308,7 +341,7 @@ export function runTitle(src: TreeSource, ids: readonly string[], max = 80): str
 export function treeSourceFromIndex(index: TreeIndex): TreeSource {
   return {
     roots: index.roots,
-    childrenOf: (id) => index.children(id).map((e) => e.id),
+    childrenOf: (id) => index.childIds(id),
     parentOf: (id) => index.parentOf(id),
     entry: (id) => index.get(id) as ViewEntry | undefined,
     labelOf: (id) => index.labels.get(id),

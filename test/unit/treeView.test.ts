@@ -108,6 +108,12 @@ describe('filters', () => {
     assert.equal(passesFilter(assistant('x', null, ''), 'default', undefined, false), false);
     assert.equal(passesFilter(assistant('x', null, ''), 'default', undefined, true), true);
     assert.equal(passesFilter(assistant('x', null, '', { stopReason: 'error' }), 'default', undefined, false), true);
+    // Text that is only whitespace is no text; one non-blank block among blank ones is.
+    assert.equal(passesFilter(assistant('x', null, ' \n\t '), 'default', undefined, false), false);
+    const mixed: ViewEntry = { type: 'message', id: 'x', parentId: null, message: { role: 'assistant', content: [{ type: 'text', text: '  ' }, { type: 'text', text: ' ok ' }] } };
+    assert.equal(passesFilter(mixed, 'default', undefined, false), true);
+    const stringContent: ViewEntry = { type: 'message', id: 'x', parentId: null, message: { role: 'assistant', content: '   ' } };
+    assert.equal(passesFilter(stringContent, 'default', undefined, false), false);
   });
   it('hidden entries pass their place to their children', () => {
     const tree = computeVisibleTree(src, { filter: 'user-only', tokens: [] });
@@ -151,6 +157,22 @@ describe('run collapsing', () => {
       { kind: 'run', ids: ['h', 'i'] },
     ]);
     assert.ok(tree.activePath.has('e') && !tree.activePath.has('h'));
+  });
+  it('puts the active branch first among several children and several roots, the rest in file order', () => {
+    // roots r1, r2, r3 (the leaf is under r2); r2's children k1, k2, k3 (the leaf is under k3)
+    const es: ViewEntry[] = [
+      user('r1', null, 'one'),
+      user('r2', null, 'two'),
+      user('r3', null, 'three'),
+      assistant('k1', 'r2', 'a'),
+      assistant('k2', 'r2', 'b'),
+      assistant('k3', 'r2', 'c'),
+      user('z', 'k3', 'leaf'),
+    ];
+    const t = computeVisibleTree(indexEntries(es), { filter: 'default', tokens: [] });
+    assert.deepEqual(t.children.get(null), ['r2', 'r1', 'r3']);
+    assert.deepEqual(t.children.get('r2'), ['k3', 'k1', 'k2']);
+    assert.equal(t.children.get('z'), undefined, 'a visible leaf has no children list');
   });
   it('keeps a single entry as an entry node', () => {
     const single = computeVisibleTree(indexEntries([user('x', null, 'hi')]), { filter: 'default', tokens: [] });

@@ -33,22 +33,33 @@ export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string
   // fork point, one level deeper, and then the main line resumes. A 100k-entry session with
   // hundreds of side branches thus stays readable: its main line never drifts to the right.
   const top = tree.children.get(null) ?? [];
-  const stack: [string, number, boolean][] = [];
+  // Three parallel stacks (id, depth, forks) rather than a tuple per row: 100k rows per refresh.
+  const stackIds: string[] = [];
+  const stackDepths: number[] = [];
+  const stackForks: number[] = [];
   const pushChildren = (kids: readonly string[], depth: number): void => {
     if (kids.length === 0) return;
-    stack.push([kids[0]!, depth, false]);
-    for (let i = kids.length - 1; i >= 1; i--) stack.push([kids[i]!, depth + 1, true]);
+    stackIds.push(kids[0]!);
+    stackDepths.push(depth);
+    stackForks.push(0);
+    for (let i = kids.length - 1; i >= 1; i--) {
+      stackIds.push(kids[i]!);
+      stackDepths.push(depth + 1);
+      stackForks.push(1);
+    }
   };
   pushChildren(top, 0);
-  while (stack.length > 0) {
-    const [id, depth, forks] = stack.pop()!;
+  const rowOf = new Map<string, number>();
+  while (stackIds.length > 0) {
+    const id = stackIds.pop()!;
+    const depth = stackDepths.pop()!;
+    rowOf.set(id, ids.length);
     ids.push(id);
     depthList.push(depth);
-    forkList.push(forks ? 1 : 0);
-    pushChildren(tree.children.get(id) ?? [], depth);
+    forkList.push(stackForks.pop()!);
+    const kids = tree.children.get(id);
+    if (kids) pushChildren(kids, depth);
   }
-  const rowOf = new Map<string, number>();
-  ids.forEach((id, i) => rowOf.set(id, i));
   let selectedIndex: number | null = null;
   if (selectedLeaf !== null) {
     const target = nearestVisible(tree, src, selectedLeaf);
