@@ -48,6 +48,15 @@ export interface TreeIndex {
   children(id: string): SessionEntry[];
   /** The ids of children(id), without building the entry list first. */
   childIds(id: string): string[];
+  // ---- by position in `entries` (for walks over a whole 100k-entry tree without string keys) ----
+  /** Positions of the roots, file order. */
+  readonly rootPositions: readonly number[];
+  /** Position of the effective parent, -1 for a root (or an unknown position). */
+  parentAt(i: number): number;
+  /** Position of the first child in file order, -1 for none. */
+  firstChildAt(i: number): number;
+  /** Position of the next sibling in file order, -1 for none. */
+  nextSiblingAt(i: number): number;
   /** Root → entry (inclusive), following effective parents. O(depth). Empty for an unknown id. */
   pathToRoot(id: string): SessionEntry[];
   /** Like pathToRoot but positions in `entries`. */
@@ -182,6 +191,18 @@ class ArrayTreeIndex implements TreeIndex {
   }
   get roots(): readonly string[] {
     return this.#s.roots;
+  }
+  get rootPositions(): readonly number[] {
+    return this.#s.rootIdx;
+  }
+  parentAt(i: number): number {
+    return i >= 0 && i < this.#s.n ? this.#s.parent[i]! : -1;
+  }
+  firstChildAt(i: number): number {
+    return i >= 0 && i < this.#s.n ? this.#s.firstChild[i]! : -1;
+  }
+  nextSiblingAt(i: number): number {
+    return i >= 0 && i < this.#s.n ? this.#s.nextSibling[i]! : -1;
   }
   get defaultLeafId(): string | null {
     return this.#s.n > 0 ? this.#idAt(this.#s.n - 1) : null;

@@ -4,12 +4,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { BlobStore } from '../../src/core/blobs';
 import { buildSessionContext } from '../../src/core/context';
 import { ContextWindows } from '../../src/extension/editor/contextWindows';
 import { loadSnapshot } from '../../src/extension/editor/sessionSnapshot';
 import { flattenTree, treeRows } from '../../src/extension/editor/treeRows';
 import { Requests } from '../../src/protocol/messages';
+import type { SessionEntry } from '../../src/core/schemas';
+import { buildTreeIndex, type TreeIndex } from '../../src/core/tree';
+import { computeVisibleTree, nearestVisible, tokenizeSearch, treeSourceFromIndex, TREE_FILTER_MODES, type TreeFilterMode } from '../../src/core/treeView';
+import { FIXTURE_EXPECTATIONS } from '../cli/fixture-expectations';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 
 const demo = join(REPO_ROOT, 'samples/sessions/--demo-project--/2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');
@@ -57,5 +62,102 @@ describe('session editor windows', () => {
     assert.equal(all.length, info.messageCount);
     assert.equal((all[0] as { role: string }).role, 'compactionSummary');
     assert.ok(info.compaction && info.compaction.cutCount > 0);
+  });
+});
+
+// ---- the editor's flattened tree against the Sessions view's visible tree ----
+
+/**
+ * The rows as the Sessions view's computeVisibleTree defines the visible tree, flattened with
+ * the editor's rule (a fork's first child continues the line, the others follow one level
+ * deeper). A plain string-keyed reference for flattenTree's position-based walk.
+ */
+function referenceRows(index: TreeIndex, filter: TreeFilterMode, search: string, leaf: string | null) {
+  const src = { ...treeSourceFromIndex(index), leafId: leaf };
+  const tree = computeVisibleTree(src, { filter, tokens: tokenizeSearch(search) });
+  const rows: { id: string; depth: number; forks: boolean }[] = [];
+  const stack: [string, number, boolean][] = [];
+  const push = (kids: readonly string[], depth: number) => {
+    if (kids.length === 0) return;
+    stack.push([kids[0]!, depth, false]);
+    for (let i = kids.length - 1; i >= 1; i--) stack.push([kids[i]!, depth + 1, true]);
+  };
+  push(tree.children.get(null) ?? [], 0);
+  while (stack.length > 0) {
+    const [id, depth, forks] = stack.pop()!;
+    rows.push({ id, depth, forks });
+    push(tree.children.get(id) ?? [], depth);
+  }
+  const target = leaf === null ? undefined : nearestVisible(tree, src, leaf);
+  return { rows, hidden: tree.hidden, selected: target === undefined ? null : rows.findIndex((r) => r.id === target), onPath: tree.activePath };
+}
+
+function assertSameRows(index: TreeIndex, filter: TreeFilterMode, search: string, leaf: string | null, what: string): void {
+  const ref = referenceRows(index, filter, search, leaf);
+  const flat = flattenTree(index, filter, search, leaf);
+  const got = flat.ids.map((id, i) => ({ id, depth: flat.depths[i]!, forks: flat.forks[i] === 1 }));
+  assert.deepEqual(got, ref.rows, `${what}: rows`);
+  assert.equal(flat.hidden, ref.hidden, `${what}: hidden`);
+  assert.equal(flat.selectedIndex, ref.selected, `${what}: selected row`);
+  for (const [i, id] of flat.ids.entries()) {
+    assert.equal(flat.rowAt[index.indexOf(id)], i, `${what}: rowAt`);
+    assert.equal(flat.onPath[index.indexOf(id)] === 1, ref.onPath.has(id), `${what}: onPath of ${id}`);
+  }
+}
+
+describe('editor branch tree rows', () => {
+  const files = [demo, ...FIXTURE_EXPECTATIONS.map((x) => fixture(...x.file.split('/')))];
+  it('equal the Sessions view visible tree on every fixture, filter, a search and several leaves', async () => {
+    for (const file of files) {
+      const snap = await loadSnapshot(file, blobs, 1);
+      const index = snap.index;
+      const leaves = index.leaves();
+      const picks = [index.defaultLeafId, leaves[0] ?? null, leaves[Math.floor(leaves.length / 2)] ?? null, null, 'no-such-entry'];
+      // an inner entry as the "leaf" too (the editor can select any entry)
+      if (index.entries.length > 3) picks.push(index.entries[Math.floor(index.entries.length / 3)]!.id);
+      for (const filter of TREE_FILTER_MODES) {
+        for (const leaf of picks) assertSameRows(index, filter, '', leaf, `${file} ${filter} @${leaf}`);
+        assertSameRows(index, filter, 'the', index.defaultLeafId, `${file} ${filter} search`);
+      }
+    }
+  });
+
+  it('equal the Sessions view visible tree on random trees (forks, hidden runs, orphans, duplicates)', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'];
+    const entryArb = fc.record({
+      id: fc.constantFrom(...ids),
+      parent: fc.option(fc.constantFrom(...ids, 'missing'), { nil: null }),
+      kind: fc.constantFrom('user', 'assistant-text', 'assistant-empty', 'assistant-tools', 'toolResult', 'model_change', 'label'),
+      word: fc.constantFrom('alpha', 'beta', ''),
+    });
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 14 }), fc.constantFrom(...TREE_FILTER_MODES), fc.constantFrom('', 'alpha', 'user beta'), fc.nat(), (raw, filter, search, pick) => {
+        const entries = raw.map((r, n): SessionEntry => {
+          const base = { id: r.id, parentId: r.parent, timestamp: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z` };
+          const text = r.word ? [{ type: 'text', text: `${r.word} ${n}` }] : [];
+          switch (r.kind) {
+            case 'user':
+              return { ...base, type: 'message', message: { role: 'user', content: text } } as unknown as SessionEntry;
+            case 'assistant-text':
+              return { ...base, type: 'message', message: { role: 'assistant', content: text } } as unknown as SessionEntry;
+            case 'assistant-empty':
+              return { ...base, type: 'message', message: { role: 'assistant', content: [] } } as unknown as SessionEntry;
+            case 'assistant-tools':
+              return { ...base, type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 't', name: 'bash', arguments: {} }] } } as unknown as SessionEntry;
+            case 'toolResult':
+              return { ...base, type: 'message', message: { role: 'toolResult', toolCallId: 't', content: text } } as unknown as SessionEntry;
+            case 'model_change':
+              return { ...base, type: 'model_change', model: 'm' } as unknown as SessionEntry;
+            default:
+              return { ...base, type: 'label', targetId: ids[n % ids.length]!, label: r.word || undefined } as unknown as SessionEntry;
+          }
+        });
+        const index = buildTreeIndex(entries);
+        const all = [...new Set(entries.map((e) => e.id))];
+        const leaf = all.length === 0 || pick % 5 === 0 ? null : all[pick % all.length]!;
+        assertSameRows(index, filter, search, leaf, `random ${filter} "${search}" @${leaf}`);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

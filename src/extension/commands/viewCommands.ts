@@ -15,6 +15,44 @@ export const FILTER_COMMANDS: Record<TreeFilterMode, string> = {
   all: 'sessionLoom.filter.all',
 };
 
+/** Resolves once `tv.selection` holds `id`, or false after `ms` without it. */
+function selectionHolds(tv: vscode.TreeView<LoomNode>, id: string, ms: number): Promise<boolean> {
+  if (tv.selection.some((n) => n.id === id)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(tv.selection.some((n) => n.id === id));
+    }, ms);
+    const sub = tv.onDidChangeSelection((e) => {
+      if (!e.selection.some((n) => n.id === id)) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Reveals and selects the node `find` gives. VS Code drops a reveal when the view refreshes the
+ * row it is expanding (a message count arriving, a file changing), and says nothing: so the
+ * selection is checked, and the reveal tried again with the node found anew.
+ */
+export async function revealAndSelect(
+  provider: SessionsTreeProvider,
+  first: LoomNode | undefined,
+  find: () => Promise<LoomNode | undefined>,
+  focus: boolean,
+): Promise<LoomNode | undefined> {
+  let node = first;
+  const tv = provider.treeView;
+  for (let attempt = 0; node && tv && attempt < 4; attempt++) {
+    await tv.reveal(node, { select: true, focus, expand: false });
+    if (await selectionHolds(tv, node.id, 500)) return node;
+    node = await find();
+  }
+  return node;
+}
+
 /** Selects an entry in the Sessions view (or its nearest ancestor the filter shows). */
 export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown, entryId?: unknown): Promise<LoomNode | undefined> {
   const target = targetEntry(provider, arg, entryId);
@@ -37,8 +75,8 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
     }
   }
   if (!node) return void prompts.error(`Reveal in Sessions: ${file} is not under a sessions root (see the sessionLoom.sessionRoots setting).`);
-  await provider.treeView?.reveal(node, { select: true, focus: true, expand: false });
-  return node;
+  const find = target ? () => provider.nodeForEntry(target.file, target.entryId) : () => provider.findSession(file);
+  return revealAndSelect(provider, node, find, true);
 }
 
 export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {

@@ -18,6 +18,7 @@ import { entryPreview, roleOf } from '../../core/treeView';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { assertWritable, guardedWrite, liveWindowFor, noteOwnWrite, requireTrust } from './guardedWrite';
 import { prompts } from './prompts';
+import { revealAndSelect } from './viewCommands';
 import { targetEntry, targetFiles } from './targets';
 
 function readOnly(action: string, file: string, loaded: LoadedSession): boolean {
@@ -223,8 +224,8 @@ const OPEN_SESSION = 'Open Session';
 
 /** Selects a session's row in the Sessions view (best effort: the view may be hidden). */
 async function revealSession(provider: SessionsTreeProvider, file: string): Promise<void> {
-  const node = await provider.findSession(file);
-  if (node) await Promise.resolve(provider.treeView?.reveal(node, { select: true, focus: false, expand: false })).catch(() => undefined);
+  const find = () => provider.findSession(file);
+  await revealAndSelect(provider, await find(), find, false).catch(() => undefined);
 }
 
 /** Writes the recoverable part of a damaged session to a new file next to it; the original is untouched. */

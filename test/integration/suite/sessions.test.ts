@@ -305,9 +305,10 @@ describe('sessions view', function () {
     const file = await place('relabel-ui.jsonl', forkedSession('f0000000000000b9'));
     const before = fs.readFileSync(file);
     const pending = vscode.commands.executeCommand('sessionLoom.relabelEntry', vscode.Uri.file(file), 'hhhh0008');
-    const widget = await frameText('.quick-input-widget .quick-input-title');
+    // The widget stays in the DOM between uses: wait for this box's own title, not for the element.
+    const widget = await frameText('.quick-input-widget .quick-input-title:has-text("Label of user entry")');
     assert.match(widget, /Label of user entry hhhh0008/);
-    assert.match(await frameText('.quick-input-widget .quick-input-message'), /“Instead, only report glued records as diagnostics” — an empty label clears the label\./);
+    assert.match(await frameText('.quick-input-widget .quick-input-message:has-text("an empty label")'), /“Instead, only report glued records as diagnostics” — an empty label clears the label\./);
     await screenshot('relabel-input');
     await keys('Escape');
     assert.equal(await pending, undefined);
