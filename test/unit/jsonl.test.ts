@@ -134,6 +134,25 @@ test('streaming reader matches the in-memory reader, with lines spanning chunks'
   assert.deepEqual(kinds(a), [[2, 'blank'], [4, 'glued-records'], [5, 'invalid-json'], [6, 'torn-tail']]);
 });
 
+test('streaming reader: a newline on either side of each read boundary (64 KB first, then 1 MB reads)', async () => {
+  const FIRST = 1 << 16;
+  const NEXT = 1 << 20;
+  // One line ends exactly where `boundary + shift` falls, then a few short lines follow.
+  for (const boundary of [FIRST, FIRST + NEXT]) {
+    for (const shift of [-2, -1, 0, 1, 2]) {
+      const head = '{"type":"session","id":"s"}\n';
+      const pad = boundary + shift - head.length - '{"p":""}'.length - 1; // the `\n` lands at boundary + shift - 1
+      const text = `${head}{"p":"${'q'.repeat(pad)}"}\n{"a":1}\n{"b":"${'r'.repeat(FIRST)}"}\n{"c":3}`;
+      const p = join(tmp(), `b${boundary}${shift}.jsonl`);
+      writeFileSync(p, text);
+      const a = await readJsonlFile(p);
+      assert.deepEqual(a, parseJsonlLenient(text), `newline at ${boundary}${shift >= 0 ? '+' : ''}${shift}`);
+      assert.equal(a.records.length, 5);
+      assert.deepEqual(kinds(a), []); // the unterminated last line is whole JSON: a record
+    }
+  }
+});
+
 test('prefix reader: reads only maxBytes, a cut last line is not a torn tail', async () => {
   const p = join(tmp(), 'p.jsonl');
   writeFileSync(p, '{"type":"session","id":"s"}\n' + '{"a":"' + 'y'.repeat(10000) + '"}\n');
