@@ -1,10 +1,12 @@
 // Builds every bundle of the project: the extension host (CommonJS, node), the CLI,
 // the webview (ESM, browser) and the integration-test entry that runs inside VS Code.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
+// Building the extension host also writes l10n/bundle.l10n.json from its vscode.l10n.t calls.
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_FILE, writeL10nBundle } from './test/l10n-keys.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -20,9 +22,26 @@ const common = {
 
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
+/**
+ * Writes l10n/bundle.l10n.json (every `vscode.l10n.t` key of src/extension) at the start of each
+ * extension-host build, watch rebuilds included. A key that is not a string literal fails the
+ * build, named by file and line.
+ * @type {import('esbuild').Plugin}
+ */
+const l10nBundle = {
+  name: 'l10n-bundle',
+  setup(build) {
+    build.onStart(() => {
+      const { errors, count, written } = writeL10nBundle(root);
+      if (written) console.log(`${BUNDLE_FILE}: ${count} strings`);
+      return { errors: errors.map((e) => ({ text: e.text, location: { file: e.file, line: e.line, column: e.column, lineText: e.lineText } })) };
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   {
     ...common,

@@ -3,6 +3,7 @@
 // or its title / first prompt), which sessions and projects stay visible, and the words the
 // view shows for a search in progress. The entry matching is exactly the branch tree's, so the
 // count a session row shows is the number of entries its expanded tree shows.
+import { english, type Translate } from './l10n';
 import { computeVisibleTree, matchesSearch, type TreeFilterMode, type TreeSource, type VisibleTree } from './treeView';
 
 /** The session-level text a search also looks at. */
@@ -49,10 +50,10 @@ export function branchTokens(hit: SessionSearchHit | undefined, tokens: readonly
 }
 
 /** "1 match", "12 matches", "title matches"; empty for no match. */
-export function matchSummary(hit: SessionSearchHit | undefined): string {
+export function matchSummary(hit: SessionSearchHit | undefined, l10nT: Translate = english): string {
   if (!hit) return '';
-  if (hit.entryMatches > 0) return `${hit.entryMatches} ${hit.entryMatches === 1 ? 'match' : 'matches'}`;
-  return hit.titleMatch ? 'title matches' : '';
+  if (hit.entryMatches > 0) return hit.entryMatches === 1 ? l10nT('{0} match', hit.entryMatches) : l10nT('{0} matches', hit.entryMatches);
+  return hit.titleMatch ? l10nT('title matches') : '';
 }
 
 /** A session and the subagent sessions nested under it. */
@@ -101,29 +102,34 @@ export interface SearchStatus {
   matched: number;
 }
 
-const sessions = (n: number) => `${n} ${n === 1 ? 'session' : 'sessions'}`;
 
 /** The view description while a search is active: what it looks for and how far it got. */
-export function searchStatusText(s: SearchStatus): string {
-  const q = `“${s.query}”`;
+export function searchStatusText(s: SearchStatus, l10nT: Translate = english): string {
   switch (s.state) {
     case 'running':
-      return `${q} · searching ${s.scanned}/${s.total}…${s.matched > 0 ? ` ${s.matched} found` : ''}`;
+      return s.matched > 0
+        ? l10nT('“{0}” · searching {1}/{2}… {3} found', s.query, s.scanned, s.total, s.matched)
+        : l10nT('“{0}” · searching {1}/{2}…', s.query, s.scanned, s.total);
     case 'done':
-      return s.matched === 0 ? `${q} · no matches` : `${q} · ${s.matched} matching ${s.matched === 1 ? 'session' : 'sessions'}`;
+      if (s.matched === 0) return l10nT('“{0}” · no matches', s.query);
+      return s.matched === 1 ? l10nT('“{0}” · {1} matching session', s.query, s.matched) : l10nT('“{0}” · {1} matching sessions', s.query, s.matched);
     case 'stopped':
-      return `${q} · stopped after ${s.scanned} of ${sessions(s.total)}: ${s.matched} found`;
+      return s.total === 1
+        ? l10nT('“{0}” · stopped after {1} of {2} session: {3} found', s.query, s.scanned, s.total, s.matched)
+        : l10nT('“{0}” · stopped after {1} of {2} sessions: {3} found', s.query, s.scanned, s.total, s.matched);
   }
 }
 
 /** The one row a search shows when no session matches (yet). */
-export function searchEmptyText(s: SearchStatus): string {
+export function searchEmptyText(s: SearchStatus, l10nT: Translate = english): string {
   switch (s.state) {
     case 'running':
-      return `Searching ${s.scanned} of ${sessions(s.total)}…`;
+      return s.total === 1 ? l10nT('Searching {0} of {1} session…', s.scanned, s.total) : l10nT('Searching {0} of {1} sessions…', s.scanned, s.total);
     case 'done':
-      return `No session matches “${s.query}”`;
+      return l10nT('No session matches “{0}”', s.query);
     case 'stopped':
-      return `Search stopped after ${s.scanned} of ${sessions(s.total)}: no match so far`;
+      return s.total === 1
+        ? l10nT('Search stopped after {0} of {1} session: no match so far', s.scanned, s.total)
+        : l10nT('Search stopped after {0} of {1} sessions: no match so far', s.scanned, s.total);
   }
 }

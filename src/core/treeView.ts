@@ -5,19 +5,28 @@
 // and assistant messages without text are hidden unless they are the leaf or ended in an error.
 // One divergence: an assistant message that only calls tools stays visible by default (as
 // "→ tool args"), because a VS Code tree has room for it; "no tools" hides it.
+import { english, type Translate } from './l10n';
 import type { TreeIndex } from './tree';
 
 export type TreeFilterMode = 'default' | 'no-tools' | 'user-only' | 'labelled-only' | 'all';
 
 export const TREE_FILTER_MODES: readonly TreeFilterMode[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
 
-export const TREE_FILTER_TITLES: Record<TreeFilterMode, string> = {
-  default: 'Default',
-  'no-tools': 'No Tools',
-  'user-only': 'User Messages Only',
-  'labelled-only': 'Labelled Only',
-  all: 'All Entries',
-};
+/** The title of a branch-tree filter (quick pick, view description, "No entries match (…)"). */
+export function treeFilterTitle(mode: TreeFilterMode, l10nT: Translate = english): string {
+  switch (mode) {
+    case 'default':
+      return l10nT('Default');
+    case 'no-tools':
+      return l10nT('No Tools');
+    case 'user-only':
+      return l10nT('User Messages Only');
+    case 'labelled-only':
+      return l10nT('Labelled Only');
+    case 'all':
+      return l10nT('All Entries');
+  }
+}
 
 /** The fields of an entry this module reads; everything else passes through unseen. */
 export interface ViewEntry {
@@ -323,7 +332,7 @@ export function nearestVisible(tree: VisibleTree, src: TreeSource, id: string): 
 }
 
 /** The label of a run node: "N entries: first user text …". */
-export function runTitle(src: TreeSource, ids: readonly string[], max = 80): string {
+export function runTitle(src: TreeSource, ids: readonly string[], max = 80, l10nT: Translate = english): string {
   let first: ViewEntry | undefined;
   for (const id of ids) {
     const e = src.entry(id);
@@ -333,8 +342,7 @@ export function runTitle(src: TreeSource, ids: readonly string[], max = 80): str
     }
   }
   first ??= src.entry(ids[0]!);
-  const text = first ? entryPreview(first, max) : '';
-  return `${ids.length} entries: ${text}`;
+  return l10nT('{0} entries: {1}', ids.length, first ? entryPreview(first, max) : '');
 }
 
 /** The view of the core's tree index (src/core/tree.ts) that the branch tree reads. */
@@ -352,17 +360,17 @@ export function treeSourceFromIndex(index: TreeIndex): TreeSource {
 // ---------- formatting ----------
 
 /** "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", else the date. */
-export function formatRelativeTime(thenMs: number, nowMs: number): string {
+export function formatRelativeTime(thenMs: number, nowMs: number, l10nT: Translate = english): string {
   const s = Math.round((nowMs - thenMs) / 1000);
   if (!Number.isFinite(s)) return '';
-  if (s < 45) return 'just now';
+  if (s < 45) return l10nT('just now');
   const min = Math.round(s / 60);
-  if (min < 60) return `${min} min ago`;
+  if (min < 60) return l10nT('{0} min ago', min);
   const h = Math.round(min / 60);
-  if (h < 24) return `${h} h ago`;
+  if (h < 24) return l10nT('{0} h ago', h);
   const d = Math.round(h / 24);
-  if (d === 1) return 'yesterday';
-  if (d < 30) return `${d} days ago`;
+  if (d === 1) return l10nT('yesterday');
+  if (d < 30) return l10nT('{0} days ago', d);
   return new Date(thenMs).toISOString().slice(0, 10);
 }
 

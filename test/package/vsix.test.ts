@@ -34,6 +34,8 @@ describe('VSIX contents (vsce ls)', () => {
     'package.json',
     // The manifest's strings (%key% references in package.json) resolve from here.
     'package.nls.json',
+    // The runtime strings (vscode.l10n.t) resolve from here (package.json "l10n": "./l10n").
+    'l10n/bundle.l10n.json',
     'README.md',
     'CHANGELOG.md',
     'LICENSE',

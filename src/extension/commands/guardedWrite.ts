@@ -6,12 +6,14 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { assertNotLive, assertUnchanged, RewriteRefusedError, type FileFingerprint } from '../../core/rewrite-guard';
-import { prompts, WRITE_ANYWAY } from './prompts';
+import { prompts, writeAnyway } from './prompts';
+
+// `action` in these helpers is the command's name, already localized ("Relabel Entry"…).
 
 /** Writes need a trusted workspace (capabilities.untrustedWorkspaces: limited). */
 export function requireTrust(action: string): boolean {
   if (vscode.workspace.isTrusted) return true;
-  prompts.error(`${action}: writing session files needs a trusted workspace.`);
+  prompts.error(vscode.l10n.t('{0}: writing session files needs a trusted workspace.', action));
   return false;
 }
 
@@ -75,21 +77,22 @@ export async function guardedWrite<T>(file: string, action: string, attempt: (fo
     if (!(err instanceof RewriteRefusedError)) throw err;
     const name = path.basename(file);
     if (err.reason === 'live' || err.reason === 'changed') {
-      const why =
+      const message =
         err.reason === 'live'
-          ? `${name} looks live: it was modified moments ago or a running agent has it open. Writing now may lose what the agent appends.`
-          : `${name} changed since it was read. Writing anyway re-reads it first.`;
-      const choice = await prompts.confirm(`${action}: ${why}`, refusalDetail(err), WRITE_ANYWAY);
-      if (choice !== WRITE_ANYWAY) return undefined;
+          ? vscode.l10n.t('{0}: {1} looks live: it was modified moments ago or a running agent has it open. Writing now may lose what the agent appends.', action, name)
+          : vscode.l10n.t('{0}: {1} changed since it was read. Writing anyway re-reads it first.', action, name);
+      const anyway = writeAnyway();
+      const choice = await prompts.confirm(message, refusalDetail(err), anyway);
+      if (choice !== anyway) return undefined;
       try {
         return await write(true);
       } catch (again) {
         if (!(again instanceof RewriteRefusedError)) throw again;
-        prompts.error(`${action} refused: ${again.message}`);
+        prompts.error(vscode.l10n.t('{0} refused: {1}', action, again.message));
         return undefined;
       }
     }
-    prompts.error(`${action} refused: ${err.message}`);
+    prompts.error(vscode.l10n.t('{0} refused: {1}', action, err.message));
     return undefined;
   }
 }

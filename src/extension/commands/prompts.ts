@@ -1,6 +1,8 @@
 // Every question the session commands ask goes through this object, so integration tests can
 // answer modals ("Write anyway" / "Cancel") and input boxes without leaving a dialog open.
 // Tests replace a function and put the original back; nothing else should touch it.
+// Callers pass text already localized (vscode.l10n.t at the call site, so the bundle extractor and
+// test/unit/l10n.test.ts see every message where it is written).
 import * as vscode from 'vscode';
 
 export interface Prompts {
@@ -19,4 +21,5 @@ export const prompts: Prompts = {
   error: (message) => void vscode.window.showErrorMessage(message),
 };
 
-export const WRITE_ANYWAY = 'Write anyway';
+/** The button of a refused write that retries it (a function: l10n.t runs after activation). */
+export const writeAnyway = (): string => vscode.l10n.t('Write anyway');

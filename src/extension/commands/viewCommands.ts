@@ -1,6 +1,6 @@
 // The read-only commands of the Sessions view: filters, search, reveal, copy, refresh, roots.
 import * as vscode from 'vscode';
-import { TREE_FILTER_MODES, TREE_FILTER_TITLES, type TreeFilterMode } from '../../core/treeView';
+import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/treeView';
 import type { LoomNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { prompts } from './prompts';
@@ -57,7 +57,7 @@ export async function revealAndSelect(
 export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown, entryId?: unknown): Promise<LoomNode | undefined> {
   const target = targetEntry(provider, arg, entryId);
   const file = target?.file ?? targetFiles(provider, arg, undefined)[0];
-  if (!file) return void prompts.error('Reveal in Sessions: no session file given.');
+  if (!file) return void prompts.error(vscode.l10n.t('Reveal in Sessions: no session file given.'));
   let node: LoomNode | undefined;
   if (target) {
     node = await provider.nodeForEntry(target.file, target.entryId);
@@ -74,7 +74,7 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
       node = await provider.findSession(file);
     }
   }
-  if (!node) return void prompts.error(`Reveal in Sessions: ${file} is not under a sessions root (see the sessionLoom.sessionRoots setting).`);
+  if (!node) return void prompts.error(vscode.l10n.t('Reveal in Sessions: {0} is not under a sessions root (see the sessionLoom.sessionRoots setting).', file));
   const find = target ? () => provider.nodeForEntry(target.file, target.entryId) : () => provider.findSession(file);
   return revealAndSelect(provider, node, find, true);
 }
@@ -86,8 +86,8 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(FILTER_COMMANDS[mode], () => provider.setFilter(mode))),
     vscode.commands.registerCommand('sessionLoom.setTreeFilter', async () => {
       const picked = await vscode.window.showQuickPick(
-        TREE_FILTER_MODES.map((mode) => ({ label: TREE_FILTER_TITLES[mode], description: mode === provider.filter ? 'current' : undefined, mode })),
-        { title: 'Branch tree filter' },
+        TREE_FILTER_MODES.map((mode) => ({ label: treeFilterTitle(mode, vscode.l10n.t), description: mode === provider.filter ? vscode.l10n.t('current') : undefined, mode })),
+        { title: vscode.l10n.t('Branch tree filter') },
       );
       if (picked) provider.setFilter(picked.mode);
     }),
@@ -96,9 +96,11 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
         typeof query === 'string'
           ? query
           : await prompts.input({
-              title: 'Search Sessions',
+              title: vscode.l10n.t('Search Sessions'),
               value: provider.query,
-              prompt: 'Searches every session in the view: each entry’s text, role and [label], and each session’s title and first prompt. Words are AND-ed, case-insensitive. Empty clears.',
+              prompt: vscode.l10n.t(
+                'Searches every session in the view: each entry’s text, role and [label], and each session’s title and first prompt. Words are AND-ed, case-insensitive. Empty clears.',
+              ),
             });
       if (q !== undefined) await provider.setSearch(q);
     }),
@@ -121,7 +123,7 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
       if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
     }),
     vscode.commands.registerCommand('sessionLoom.addSessionRoot', async () => {
-      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Add Sessions Folder' });
+      const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: vscode.l10n.t('Add Sessions Folder') });
       const folder = picked?.[0];
       if (!folder) return;
       const config = vscode.workspace.getConfiguration('sessionLoom');

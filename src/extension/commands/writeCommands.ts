@@ -21,16 +21,24 @@ import { prompts } from './prompts';
 import { revealAndSelect } from './viewCommands';
 import { targetEntry, targetFiles } from './targets';
 
+// `action` below is the command's name, already localized ("Relabel Entry"…).
+
 function readOnly(action: string, file: string, loaded: LoadedSession): boolean {
-  if (!loaded.readOnlyReason) return false;
-  prompts.error(`${action}: ${path.basename(file)} is read-only (${loaded.readOnlyReason}).${loaded.header ? '' : ' Use "Repair into New File…".'}`);
+  const reason = loaded.readOnlyReason;
+  if (!reason) return false;
+  const name = path.basename(file);
+  prompts.error(
+    loaded.header
+      ? vscode.l10n.t('{0}: {1} is read-only ({2}).', action, name, reason)
+      : vscode.l10n.t('{0}: {1} is read-only ({2}). Use "Repair into New File…".', action, name, reason),
+  );
   return true;
 }
 
 /** The one session file a write command acts on, in a trusted workspace (else says why and gives undefined). */
 function oneSessionToWrite(provider: SessionsTreeProvider, arg: unknown, action: string): string | undefined {
   const file = targetFiles(provider, arg, undefined)[0];
-  if (!file) return void prompts.error(`${action}: select a session in the Sessions view.`);
+  if (!file) return void prompts.error(vscode.l10n.t('{0}: select a session in the Sessions view.', action));
   return requireTrust(action) ? file : undefined;
 }
 
@@ -38,22 +46,22 @@ function oneSessionToWrite(provider: SessionsTreeProvider, arg: unknown, action:
 
 /** Appends one `label` entry (Part A taxonomy: `label` absent clears). Returns the entry, if written. */
 export async function relabelEntry(provider: SessionsTreeProvider, arg?: unknown, second?: unknown): Promise<SessionEntry | undefined> {
-  const action = 'Relabel Entry';
+  const action = vscode.l10n.t('Relabel Entry');
   const target = targetEntry(provider, arg, second);
-  if (!target) return void prompts.error(`${action}: select an entry in the Sessions view.`);
+  if (!target) return void prompts.error(vscode.l10n.t('Relabel Entry: select an entry in the Sessions view.'));
   if (!requireTrust(action)) return undefined;
   const { file, entryId } = target;
   const first = await loadSessionFile(file);
   if (readOnly(action, file, first)) return undefined;
   const index = buildTreeIndex(first.entries);
-  if (!index.has(entryId)) return void prompts.error(`${action}: no entry ${entryId} in ${path.basename(file)}.`);
+  if (!index.has(entryId)) return void prompts.error(vscode.l10n.t('Relabel Entry: no entry {0} in {1}.', entryId, path.basename(file)));
   const current = index.labels.get(entryId) ?? '';
   // Name the entry the way the tree does (role or type, then its text), not only by its id.
   const target0 = index.get(entryId)!;
   const raw = await prompts.input({
-    title: `Label of ${roleOf(target0) ?? target0.type} entry ${entryId}`,
+    title: vscode.l10n.t('Label of {0} entry {1}', roleOf(target0) ?? target0.type, entryId),
     value: current,
-    prompt: `“${entryPreview(target0, 80)}” — an empty label clears the label.`,
+    prompt: vscode.l10n.t('“{0}” — an empty label clears the label.', entryPreview(target0, 80)),
     valueSelection: [0, current.length],
   });
   if (raw === undefined) return undefined;
@@ -89,20 +97,20 @@ async function storedHeader(file: string): Promise<SessionHeader | undefined> {
 }
 
 export async function setSessionTitle(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
-  const action = 'Set Session Title';
+  const action = vscode.l10n.t('Set Session Title');
   const file = oneSessionToWrite(provider, arg, action);
   if (!file) return undefined;
   const loaded = await loadSessionFile(file);
   if (readOnly(action, file, loaded)) return undefined;
   const raw = await prompts.input({
-    title: `Title of ${path.basename(file)}`,
+    title: vscode.l10n.t('Title of {0}', path.basename(file)),
     value: loaded.header?.title ?? '',
-    prompt: 'Control characters become spaces; an empty title is refused.',
-    validateInput: (v) => (sanitizeTitle(v) === null ? 'The title is empty.' : undefined),
+    prompt: vscode.l10n.t('Control characters become spaces; an empty title is refused.'),
+    validateInput: (v) => (sanitizeTitle(v) === null ? vscode.l10n.t('The title is empty.') : undefined),
   });
   if (raw === undefined) return undefined;
   const title = sanitizeTitle(raw);
-  if (title === null) return void prompts.error(`${action}: the title is empty.`);
+  if (title === null) return void prompts.error(vscode.l10n.t('Set Session Title: the title is empty.'));
 
   const done = await guardedWrite(file, action, async (force) => {
     const stored = await storedHeader(file);
@@ -125,41 +133,50 @@ export interface MigrateOutcome {
 
 function migrationLine(file: string, loaded: LoadedSession): string {
   const r = loaded.migration;
-  const parts = [`v${r.fromVersion} → v${r.toVersion}`, `${r.entriesTouched} of ${loaded.entries.length} entries touched`, `${r.idsAssigned} ids assigned`];
-  if (r.compactionsMigrated) parts.push(`${r.compactionsMigrated} compactions relinked`);
-  if (r.rolesRewritten) parts.push(`${r.rolesRewritten} hookMessage roles → custom`);
-  if (r.unresolvedCompactions.length) parts.push(`${r.unresolvedCompactions.length} compactions left unresolved`);
+  const parts = [
+    vscode.l10n.t('v{0} → v{1}', r.fromVersion, r.toVersion),
+    vscode.l10n.t('{0} of {1} entries touched', r.entriesTouched, loaded.entries.length),
+    vscode.l10n.t('{0} ids assigned', r.idsAssigned),
+  ];
+  if (r.compactionsMigrated) parts.push(vscode.l10n.t('{0} compactions relinked', r.compactionsMigrated));
+  if (r.rolesRewritten) parts.push(vscode.l10n.t('{0} hookMessage roles → custom', r.rolesRewritten));
+  if (r.unresolvedCompactions.length) parts.push(vscode.l10n.t('{0} compactions left unresolved', r.unresolvedCompactions.length));
   const unreadable = loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object').length;
-  if (unreadable) parts.push(`${unreadable} unreadable lines kept verbatim`);
-  return `• ${path.basename(file)}: ${parts.join(', ')}`;
+  if (unreadable) parts.push(vscode.l10n.t('{0} unreadable lines kept verbatim', unreadable));
+  return vscode.l10n.t('• {0}: {1}', path.basename(file), parts.join(', '));
 }
 
 /** Migrates one or more sessions to v3 after a dry-run summary and a confirmation. */
 export async function migrateSessions(provider: SessionsTreeProvider, arg?: unknown, selection?: unknown): Promise<MigrateOutcome[]> {
-  const action = 'Migrate to v3';
+  const action = vscode.l10n.t('Migrate to v3');
   const files = targetFiles(provider, arg, selection);
-  if (files.length === 0) return void prompts.error(`${action}: select one or more sessions in the Sessions view.`), [];
+  if (files.length === 0) return void prompts.error(vscode.l10n.t('Migrate to v3: select one or more sessions in the Sessions view.')), [];
   if (!requireTrust(action)) return [];
   const plans: { file: string; loaded: LoadedSession }[] = [];
   const skipped: string[] = [];
   for (const file of files) {
     const loaded = await loadSessionFile(file);
-    if (loaded.readOnlyReason) skipped.push(`• ${path.basename(file)}: read-only (${loaded.readOnlyReason})`);
-    else if (loaded.originalVersion >= CURRENT_SESSION_VERSION) skipped.push(`• ${path.basename(file)}: already v${loaded.originalVersion}`);
+    if (loaded.readOnlyReason) skipped.push(vscode.l10n.t('• {0}: read-only ({1})', path.basename(file), loaded.readOnlyReason));
+    else if (loaded.originalVersion >= CURRENT_SESSION_VERSION) skipped.push(vscode.l10n.t('• {0}: already v{1}', path.basename(file), loaded.originalVersion));
     else plans.push({ file, loaded });
   }
   if (plans.length === 0) {
-    prompts.info(`${action}: nothing to migrate.\n${skipped.join('\n')}`);
+    prompts.info(vscode.l10n.t('Migrate to v3: nothing to migrate.\n{0}', skipped.join('\n')));
     return [];
   }
   const detail = [
     ...plans.map((p) => migrationLine(p.file, p.loaded)),
     '',
-    'Each original is copied to <file>.bak-<time> first; the file is then rewritten atomically. Unchanged records keep their bytes.',
-    ...(skipped.length ? ['', 'Skipped:', ...skipped] : []),
+    vscode.l10n.t('Each original is copied to <file>.bak-<time> first; the file is then rewritten atomically. Unchanged records keep their bytes.'),
+    ...(skipped.length ? ['', vscode.l10n.t('Skipped:'), ...skipped] : []),
   ].join('\n');
-  const go = await prompts.confirm(`Migrate ${plans.length === 1 ? path.basename(plans[0]!.file) : `${plans.length} sessions`} to v3?`, detail, 'Migrate');
-  if (go !== 'Migrate') return [];
+  const question =
+    plans.length === 1
+      ? vscode.l10n.t('Migrate {0} to v3?', path.basename(plans[0]!.file))
+      : vscode.l10n.t('Migrate {0} sessions to v3?', plans.length);
+  const migrate = vscode.l10n.t('Migrate');
+  const go = await prompts.confirm(question, detail, migrate);
+  if (go !== migrate) return [];
 
   const outcomes: MigrateOutcome[] = [];
   const notMigrated: string[] = [];
@@ -174,10 +191,20 @@ export async function migrateSessions(provider: SessionsTreeProvider, arg?: unkn
     await provider.fileChanged(file);
   }
   if (outcomes.length > 0) {
-    const of = notMigrated.length > 0 ? ` of ${plans.length}` : '';
-    const backups = outcomes.map((o) => o.backupPath && path.basename(o.backupPath)).filter(Boolean);
-    const left = notMigrated.length > 0 ? ` Not migrated (left unchanged): ${notMigrated.join(', ')}.` : '';
-    prompts.info(`Migrated ${outcomes.length}${of} session${plans.length === 1 ? '' : 's'} to v3. Backup${backups.length === 1 ? '' : 's'} next to ${outcomes.length === 1 ? 'it' : 'them'}: ${backups.join(', ')}.${left}`);
+    // Every outcome has a backup (rewriteSessionFile with `backup: true`); some not migrated means
+    // two sessions or more were planned.
+    const backups = outcomes.map((o) => o.backupPath && path.basename(o.backupPath)).filter(Boolean).join(', ');
+    const left = notMigrated.join(', ');
+    const one = outcomes.length === 1;
+    prompts.info(
+      notMigrated.length === 0
+        ? one
+          ? vscode.l10n.t('Migrated {0} session to v3. Backup next to it: {1}.', outcomes.length, backups)
+          : vscode.l10n.t('Migrated {0} sessions to v3. Backups next to them: {1}.', outcomes.length, backups)
+        : one
+          ? vscode.l10n.t('Migrated {0} of {1} sessions to v3. Backup next to it: {2}. Not migrated (left unchanged): {3}.', outcomes.length, plans.length, backups, left)
+          : vscode.l10n.t('Migrated {0} of {1} sessions to v3. Backups next to them: {2}. Not migrated (left unchanged): {3}.', outcomes.length, plans.length, backups, left),
+    );
   }
   return outcomes;
 }
@@ -211,16 +238,14 @@ async function recoveredSession(file: string, loaded: LoadedSession): Promise<{ 
     timestamp: firstTimestamp(loaded.entries) ?? new Date(st.mtimeMs).toISOString(),
     ...(decodeCwd(projectDir).path ? { cwd: decodeCwd(projectDir).path! } : {}),
   } as SessionHeader;
-  notes.push(`header rebuilt (id ${id}${base.cwd ? `, cwd ${base.cwd}` : ''})`);
+  notes.push(base.cwd ? vscode.l10n.t('header rebuilt (id {0}, cwd {1})', id, base.cwd) : vscode.l10n.t('header rebuilt (id {0})', id));
   if (headerVersion(base) < CURRENT_SESSION_VERSION) {
     const m = migrateSession(base, loaded.entries);
-    notes.push(`migrated v1 → v3 (${m.report.idsAssigned} ids assigned)`);
+    notes.push(vscode.l10n.t('migrated v1 → v3 ({0} ids assigned)', m.report.idsAssigned));
     return { header: m.header, entries: m.entries, notes };
   }
   return { header: base, entries: loaded.entries, notes };
 }
-
-const OPEN_SESSION = 'Open Session';
 
 /** Selects a session's row in the Sessions view (best effort: the view may be hidden). */
 async function revealSession(provider: SessionsTreeProvider, file: string): Promise<void> {
@@ -230,22 +255,33 @@ async function revealSession(provider: SessionsTreeProvider, file: string): Prom
 
 /** Writes the recoverable part of a damaged session to a new file next to it; the original is untouched. */
 export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
-  const action = 'Repair into New File';
+  const action = vscode.l10n.t('Repair into New File');
   const file = oneSessionToWrite(provider, arg, action);
   if (!file) return undefined;
   const loaded = await loadSessionFile(file);
   if (loaded.header && loaded.originalVersion > CURRENT_SESSION_VERSION) {
-    return void prompts.error(`${action}: ${path.basename(file)} is version ${loaded.originalVersion}, newer than ${CURRENT_SESSION_VERSION}; it is never rewritten.`);
+    return void prompts.error(
+      vscode.l10n.t('Repair into New File: {0} is version {1}, newer than {2}; it is never rewritten.', path.basename(file), loaded.originalVersion, CURRENT_SESSION_VERSION),
+    );
   }
   const { header, entries, notes } = await recoveredSession(file, loaded);
   const count = (kind: string) => loaded.diagnostics.filter((d) => d.kind === kind);
   const dropped = [...count('invalid-json'), ...count('not-an-object'), ...count('invalid-entry')];
-  if (dropped.length) notes.push(`${dropped.length} unreadable line${dropped.length === 1 ? '' : 's'} dropped (line ${dropped.map((d) => d.line).join(', ')})`);
-  if (count('glued-records').length) notes.push(`${count('glued-records').length} glued records split`);
-  if (count('torn-tail').length) notes.push('torn last line dropped');
-  const detail = [`${entries.length} entries recovered.`, ...notes.map((n) => `• ${n}`), '', `The original stays untouched: ${file}`].join('\n');
-  const go = await prompts.confirm(`Repair ${path.basename(file)} into a new file?`, detail, 'Repair');
-  if (go !== 'Repair') return undefined;
+  if (dropped.length) {
+    const lines = dropped.map((d) => d.line).join(', ');
+    notes.push(dropped.length === 1 ? vscode.l10n.t('{0} unreadable line dropped (line {1})', dropped.length, lines) : vscode.l10n.t('{0} unreadable lines dropped (line {1})', dropped.length, lines));
+  }
+  if (count('glued-records').length) notes.push(vscode.l10n.t('{0} glued records split', count('glued-records').length));
+  if (count('torn-tail').length) notes.push(vscode.l10n.t('torn last line dropped'));
+  const detail = [
+    vscode.l10n.t('{0} entries recovered.', entries.length),
+    ...notes.map((n) => `• ${n}`),
+    '',
+    vscode.l10n.t('The original stays untouched: {0}', file),
+  ].join('\n');
+  const repair = vscode.l10n.t('Repair');
+  const go = await prompts.confirm(vscode.l10n.t('Repair {0} into a new file?', path.basename(file)), detail, repair);
+  if (go !== repair) return undefined;
   for (let n = 1; n < 100; n++) {
     const target = await repairTarget(file, n);
     try {
@@ -255,8 +291,10 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
       await provider.fileChanged(target);
       await revealSession(provider, target);
       // Not awaited: the notification stays until clicked or dismissed; the command is done.
-      void Promise.resolve(prompts.info(`${action}: wrote ${path.basename(target)} (${entries.length} entries) next to the original, which is unchanged.`, OPEN_SESSION)).then((open) =>
-        open === OPEN_SESSION ? vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(target)) : undefined,
+      const openSession = vscode.l10n.t('Open Session');
+      const wrote = vscode.l10n.t('Repair into New File: wrote {0} ({1} entries) next to the original, which is unchanged.', path.basename(target), entries.length);
+      void Promise.resolve(prompts.info(wrote, openSession)).then((open) =>
+        open === openSession ? vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(target)) : undefined,
       );
       return target;
     } catch (err) {
@@ -264,7 +302,7 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
       throw err;
     }
   }
-  prompts.error(`${action}: too many repaired copies next to ${path.basename(file)}.`);
+  prompts.error(vscode.l10n.t('Repair into New File: too many repaired copies next to {0}.', path.basename(file)));
   return undefined;
 }
 
@@ -275,7 +313,7 @@ export function registerWriteCommands(provider: SessionsTreeProvider): vscode.Di
       try {
         return await fn(...a);
       } catch (err) {
-        prompts.error(`Session Loom: ${err instanceof Error ? err.message : String(err)}`);
+        prompts.error(vscode.l10n.t('Session Loom: {0}', err instanceof Error ? err.message : String(err)));
         return undefined;
       }
     };

@@ -52,7 +52,7 @@ export async function revealInSessions(uri: vscode.Uri, entryId: string): Promis
   if (await commandExists('sessionLoom.revealEntry')) {
     await vscode.commands.executeCommand('sessionLoom.revealEntry', uri, entryId);
   } else {
-    void vscode.window.showInformationMessage(`Revealing entries in the Sessions view is not available in this build (entry ${entryId}).`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Revealing entries in the Sessions view is not available in this build (entry {0}).', entryId));
   }
 }
 
@@ -60,6 +60,8 @@ export async function migrateSession(uri: vscode.Uri): Promise<void> {
   if (await commandExists('sessionLoom.migrate')) {
     await vscode.commands.executeCommand('sessionLoom.migrate', uri);
   } else {
-    void vscode.window.showInformationMessage('Migrating sessions is not available in this build yet. The editor shows the session migrated in memory; the file is unchanged.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Migrating sessions is not available in this build yet. The editor shows the session migrated in memory; the file is unchanged.'),
+    );
   }
 }

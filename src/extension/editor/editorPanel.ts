@@ -136,13 +136,14 @@ export class EditorPanel implements vscode.Disposable {
         return windows.locate(req.params.leafId, req.params.entryId);
       case 'getImage': {
         const img = windows.imageData(req.params.entryId, req.params.blockIndex);
-        if (!img) return { kind: 'error', message: 'no image at this place in the entry' };
+        // The webview shows these messages in place of the image.
+        if (!img) return { kind: 'error', message: vscode.l10n.t('no image at this place in the entry') };
         const r = await resolveImageData(img.data, snap.blobs);
         if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
-        if (r.kind === 'invalid') return { kind: 'error', message: `invalid blob reference ${r.ref.slice(0, 80)}` };
+        if (r.kind === 'invalid') return { kind: 'error', message: vscode.l10n.t('invalid blob reference {0}', r.ref.slice(0, 80)) };
         // Only image types a browser renders inert; anything else (svg carries script) is refused.
         const mime = /^image\/(png|jpeg|gif|webp|bmp)$/.test(img.mimeType) ? img.mimeType : null;
-        if (!mime) return { kind: 'error', message: `not shown: ${img.mimeType.slice(0, 60)} images are not displayed` };
+        if (!mime) return { kind: 'error', message: vscode.l10n.t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
         return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
       }
       case 'openRaw':

@@ -78,7 +78,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   private async open(uri: vscode.Uri | undefined): Promise<void> {
     if (!uri) {
-      void vscode.window.showInformationMessage('Open Session: select a .jsonl session file first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open Session: select a .jsonl session file first.'));
       return;
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);

@@ -16,6 +16,8 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   const escAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  // A translation is text, not markup.
+  const escHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -24,10 +26,10 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('webview', 'main.css')}">
-<title>Session</title>
+<title>${escHtml(vscode.l10n.t('Session'))}</title>
 </head>
 <body>
-<div id="app" class="sl-app" data-session-file="${escAttr(fileName)}"><div class="sl-loading">Loading session…</div></div>
+<div id="app" class="sl-app" data-session-file="${escAttr(fileName)}"><div class="sl-loading">${escHtml(vscode.l10n.t('Loading session…'))}</div></div>
 <script type="module" nonce="${nonce}" src="${asset('webview', 'main.js')}"></script>
 </body>
 </html>`;

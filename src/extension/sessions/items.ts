@@ -3,8 +3,14 @@
 import * as vscode from 'vscode';
 import { severityOf } from '../../core/diagnostics';
 import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/treeView';
+import type { SessionState } from './catalog';
 import { isRepairable, type SessionDoc } from './documents';
 import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
+
+/** "1 session", "3 sessions" (a project row's description). */
+function sessionCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('{0} session', n) : vscode.l10n.t('{0} sessions', n);
+}
 
 export interface RenderContext {
   doc: SessionDoc | undefined;
@@ -49,11 +55,12 @@ function projectItem(node: ProjectNode, ctx: RenderContext): vscode.TreeItem {
   const n = node.info.sessions.length;
   const item = new vscode.TreeItem(node.info.label, Collapsed);
   item.id = node.id;
-  item.description = ctx.searchNote ?? `${n} ${n === 1 ? 'session' : 'sessions'}`;
+  item.description = ctx.searchNote ?? sessionCount(n);
   item.iconPath = new vscode.ThemeIcon(ctx.isWorkspaceProject ? 'root-folder-opened' : 'folder');
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escapeMd(node.info.label)}**${ctx.isWorkspaceProject ? ' (this workspace)' : ''}\n\n`);
-  md.appendMarkdown(`${n} ${n === 1 ? 'session' : 'sessions'} in \`${node.info.dir}\``);
+  const name = escapeMd(node.info.label);
+  md.appendMarkdown(`${ctx.isWorkspaceProject ? vscode.l10n.t('**{0}** (this workspace)', name) : `**${name}**`}\n\n`);
+  md.appendMarkdown(n === 1 ? vscode.l10n.t('{0} session in `{1}`', n, node.info.dir) : vscode.l10n.t('{0} sessions in `{1}`', n, node.info.dir));
   item.tooltip = md;
   item.contextValue = 'project';
   item.resourceUri = undefined;
@@ -91,12 +98,18 @@ function sessionIcon(node: SessionNode, live: boolean): vscode.ThemeIcon {
   }
 }
 
-const STATE_TEXT = {
-  current: 'current (v3)',
-  'needs-migration': 'needs migration to v3',
-  damaged: 'damaged: read-only (repair into a new file)',
-  'too-new': 'newer than v3: read-only',
-};
+function stateText(state: SessionState): string {
+  switch (state) {
+    case 'current':
+      return vscode.l10n.t('current (v3)');
+    case 'needs-migration':
+      return vscode.l10n.t('needs migration to v3');
+    case 'damaged':
+      return vscode.l10n.t('damaged: read-only (repair into a new file)');
+    case 'too-new':
+      return vscode.l10n.t('newer than v3: read-only');
+  }
+}
 
 function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const m = node.meta;
@@ -104,10 +117,10 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const title = sessionTitle(node);
   const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, Collapsed);
   item.id = node.id;
-  const desc = [formatRelativeTime(m.modifiedMs, ctx.now)];
-  if (ctx.messageCount !== undefined) desc.push(`${formatCount(ctx.messageCount)} msgs`);
+  const desc = [formatRelativeTime(m.modifiedMs, ctx.now, vscode.l10n.t)];
+  if (ctx.messageCount !== undefined) desc.push(vscode.l10n.t('{0} msgs', formatCount(ctx.messageCount)));
   desc.push(formatSize(m.size));
-  if (live) desc.unshift('live');
+  if (live) desc.unshift(vscode.l10n.t('live'));
   if (ctx.searchNote) desc.unshift(ctx.searchNote);
   item.description = desc.join(' · ');
   item.iconPath = sessionIcon(node, live);
@@ -115,38 +128,39 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
 
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMd(m.title ?? m.firstUserMessage ?? m.id)}**\n\n`);
-  const rows: [string, string][] = [];
-  if (m.cwd) rows.push(['cwd', `\`${m.cwd}\``]);
-  if (m.created) rows.push(['created', new Date(m.created).toLocaleString()]);
-  rows.push(['modified', `${new Date(m.modifiedMs).toLocaleString()}${live ? ' (live)' : ''}`]);
-  rows.push(['file', `\`${m.file}\``]);
-  rows.push(['version', `${m.version ?? '—'} · ${STATE_TEXT[m.state]}`]);
-  rows.push(['size', formatSize(m.size)]);
+  const rows: string[] = [];
+  if (m.cwd) rows.push(vscode.l10n.t('cwd: `{0}`', m.cwd));
+  if (m.created) rows.push(vscode.l10n.t('created: {0}', new Date(m.created).toLocaleString()));
+  const modified = new Date(m.modifiedMs).toLocaleString();
+  rows.push(live ? vscode.l10n.t('modified: {0} (live)', modified) : vscode.l10n.t('modified: {0}', modified));
+  rows.push(vscode.l10n.t('file: `{0}`', m.file));
+  rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
+  rows.push(vscode.l10n.t('size: {0}', formatSize(m.size)));
   if (ctx.doc) {
     const s = ctx.doc.stats();
-    if (s.models.length > 0) rows.push(['models', s.models.map((x) => `\`${x}\``).join(', ')]);
-    rows.push(['messages', `${s.entriesByType.message ?? 0} (${s.entries} entries)`]);
-    rows.push(['tokens', `${formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)}`]);
-    rows.push(['cost', `$${s.cost.toFixed(4)}`]);
-    rows.push(['diagnostics', String(ctx.doc.problems.length)]);
+    if (s.models.length > 0) rows.push(vscode.l10n.t('models: {0}', s.models.map((x) => `\`${x}\``).join(', ')));
+    rows.push(vscode.l10n.t('messages: {0} ({1} entries)', s.entriesByType.message ?? 0, s.entries));
+    rows.push(vscode.l10n.t('tokens: {0}', formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)));
+    rows.push(vscode.l10n.t('cost: ${0}', s.cost.toFixed(4)));
+    rows.push(vscode.l10n.t('diagnostics: {0}', ctx.doc.problems.length));
   }
-  md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
+  md.appendMarkdown(rows.join('  \n'));
   item.tooltip = ctx.deferTooltip ? undefined : md;
   return item;
 }
 
 function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
   const d = node.diagnostic;
-  const item = new vscode.TreeItem(`line ${d.line}: ${oneLine(d.message, 100)}`, None);
+  const item = new vscode.TreeItem(vscode.l10n.t('line {0}: {1}', d.line, oneLine(d.message, 100)), None);
   item.id = node.id;
   item.description = d.kind;
   const sev = severityOf(d.kind);
   item.iconPath = new vscode.ThemeIcon(sev === 'error' ? 'error' : sev === 'warning' ? 'warning' : 'info', new vscode.ThemeColor(sev === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
-  item.tooltip = `${d.kind} (line ${d.line})\n${d.message}`;
+  item.tooltip = vscode.l10n.t('{0} (line {1})\n{2}', d.kind, d.line, d.message);
   item.contextValue = 'diagnostic';
   item.command = {
     command: 'vscode.open',
-    title: 'Open at line',
+    title: vscode.l10n.t('Open at line'),
     arguments: [vscode.Uri.file(node.parent.file), { selection: new vscode.Range(Math.max(0, d.line - 1), 0, Math.max(0, d.line - 1), 0), preview: true }],
   };
   return item;
@@ -154,12 +168,12 @@ function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
 
 function runItem(node: RunNode, ctx: RenderContext): vscode.TreeItem {
   const doc = ctx.doc;
-  const title = doc ? runTitle(doc.source, node.ids) : `${node.ids.length} entries`;
+  const title = doc ? runTitle(doc.source, node.ids, 80, vscode.l10n.t) : vscode.l10n.t('{0} entries', node.ids.length);
   const item = new vscode.TreeItem(highlight(title, ctx.tokens), Collapsed);
   item.id = node.id;
   const onActive = ctx.visible?.activePath.has(node.ids[0]!) ?? false;
   item.iconPath = new vscode.ThemeIcon('list-unordered', onActive ? new vscode.ThemeColor('charts.blue') : undefined);
-  item.description = onActive ? 'current branch' : undefined;
+  item.description = onActive ? vscode.l10n.t('current branch') : undefined;
   item.contextValue = 'run';
   return item;
 }
@@ -211,9 +225,9 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   const item = new vscode.TreeItem(highlight(text, ctx.tokens, label ? label.length + 2 : 0), node.hasBranches ? Collapsed : None);
   item.id = node.id;
   const desc: string[] = [];
-  if (isLeaf) desc.push('● leaf');
+  if (isLeaf) desc.push(vscode.l10n.t('● leaf'));
   const kids = node.hasBranches ? (ctx.visible?.children.get(node.entryId)?.length ?? 0) : 0;
-  if (kids > 1) desc.push(`${kids} branches`);
+  if (kids > 1) desc.push(vscode.l10n.t('{0} branches', kids));
   const ts = typeof e?.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
   if (Number.isFinite(ts)) desc.push(new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
   item.description = desc.join(' · ');
@@ -227,7 +241,10 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   item.contextValue = flags.join(' ');
   if (e) {
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${roleOf(e) ?? e.type}** · \`${node.entryId}\`${label ? ` · label **${escapeMd(label)}**` : ''}${isLeaf ? ' · default leaf' : ''}\n\n`);
+    const head = [`**${roleOf(e) ?? e.type}**`, `\`${node.entryId}\``];
+    if (label) head.push(vscode.l10n.t('label **{0}**', escapeMd(label)));
+    if (isLeaf) head.push(vscode.l10n.t('default leaf'));
+    md.appendMarkdown(`${head.join(' · ')}\n\n`);
     if (typeof e.timestamp === 'string') md.appendMarkdown(`${e.timestamp}\n\n`);
     const body = entryText(e);
     md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');

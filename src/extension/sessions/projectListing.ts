@@ -21,8 +21,8 @@ export interface ListingHost {
 /** Why a configured sessions root cannot be listed ("… does not exist"), or undefined when it can. */
 async function rootProblem(root: string): Promise<string | undefined> {
   const st = await fs.stat(root).catch((e: NodeJS.ErrnoException) => e);
-  if (st instanceof Error) return st.code === 'ENOENT' ? `${root} does not exist` : `${root} cannot be read (${st.code ?? st.message})`;
-  return st.isDirectory() ? undefined : `${root} is not a folder`;
+  if (st instanceof Error) return st.code === 'ENOENT' ? vscode.l10n.t('{0} does not exist', root) : vscode.l10n.t('{0} cannot be read ({1})', root, st.code ?? st.message);
+  return st.isDirectory() ? undefined : vscode.l10n.t('{0} is not a folder', root);
 }
 
 export class ProjectListing {
@@ -91,7 +91,7 @@ export class ProjectListing {
           gen = this.gen;
           list = this.scannedOnce
             ? await run()
-            : await vscode.window.withProgress({ location: { viewId: this.host.viewId }, title: 'Scanning sessions…' }, run);
+            : await vscode.window.withProgress({ location: { viewId: this.host.viewId }, title: vscode.l10n.t('Scanning sessions…') }, run);
         } while (gen !== this.gen);
         this.scannedOnce = true;
         this.list = list;

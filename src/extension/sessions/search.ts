@@ -100,7 +100,7 @@ export class SessionSearch implements vscode.Disposable {
     this.setSearching(true);
     this.host.redraw();
     try {
-      await vscode.window.withProgress({ location: { viewId: this.host.viewId }, title: `Searching sessions for “${this.query}”`, cancellable: true }, async (_progress, token) => {
+      await vscode.window.withProgress({ location: { viewId: this.host.viewId }, title: vscode.l10n.t('Searching sessions for “{0}”', this.query), cancellable: true }, async (_progress, token) => {
         const sub = token.onCancellationRequested(() => cts.cancel());
         try {
           const metas = scanOrder(await this.host.sessions());

@@ -4,9 +4,9 @@
 // collapsibleState only when its id is new to the tree, so results created under fresh ids open
 // on the paths to the matching entries, and the rows the user expanded outside the search
 // (expansionMemory.ts) are untouched for when it is cleared.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { matchSummary, searchEmptyText, searchStatusText } from '../../core/sessionSearch';
-import { TREE_FILTER_TITLES, type TreeFilterMode } from '../../core/treeView';
+import { treeFilterTitle, type TreeFilterMode } from '../../core/treeView';
 import type { SessionDocuments } from './documents';
 import { NoticeNode, type LoomNode, type ProjectNode } from './nodes';
 import type { SessionSearch } from './search';
@@ -23,7 +23,7 @@ export class SearchMode {
   topLevel(projects: ProjectNode[]): LoomNode[] {
     const shown = projects.filter((p) => p.info.sessions.some((m) => this.search.shows(m)));
     if (shown.length > 0 || !this.search.status) return shown;
-    this.notice.text = searchEmptyText(this.search.status);
+    this.notice.text = searchEmptyText(this.search.status, vscode.l10n.t);
     this.notice.icon = this.search.running ? 'loading~spin' : 'search-stop';
     return [this.notice];
   }
@@ -52,10 +52,11 @@ export class SearchMode {
   /** What a row adds to its description during a search (what matched, how many sessions). */
   note(node: LoomNode): string | undefined {
     if (!this.search.active) return undefined;
-    if (node.kind === 'session') return matchSummary(this.search.hitOf(node.file)) || undefined;
+    if (node.kind === 'session') return matchSummary(this.search.hitOf(node.file), vscode.l10n.t) || undefined;
     if (node.kind === 'project') {
       const n = node.info.sessions.filter((m) => this.search.shows(m)).length;
-      return `${n} of ${node.info.sessions.length} ${node.info.sessions.length === 1 ? 'session' : 'sessions'}`;
+      const total = node.info.sessions.length;
+      return total === 1 ? vscode.l10n.t('{0} of {1} session', n, total) : vscode.l10n.t('{0} of {1} sessions', n, total);
     }
     return undefined;
   }
@@ -73,8 +74,8 @@ export class SearchMode {
   /** The filter and the search status in the view's description. */
   describe(treeView: vscode.TreeView<LoomNode>, filter: TreeFilterMode): void {
     const parts: string[] = [];
-    if (filter !== 'default') parts.push(TREE_FILTER_TITLES[filter]);
-    const status = this.search.status ? searchStatusText(this.search.status) : undefined;
+    if (filter !== 'default') parts.push(treeFilterTitle(filter, vscode.l10n.t));
+    const status = this.search.status ? searchStatusText(this.search.status, vscode.l10n.t) : undefined;
     if (status) parts.push(status);
     treeView.description = parts.length > 0 ? parts.join(' · ') : undefined;
     // VS Code hides the description of a view alone in its container (the title reads

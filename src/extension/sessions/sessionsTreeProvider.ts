@@ -7,7 +7,7 @@
 // rows the user expanded, expansionMemory.ts; file watching and liveness, sessionsWatcher.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nearestVisible, TREE_FILTER_TITLES, type TreeFilterMode, type VisibleTree } from '../../core/treeView';
+import { nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/treeView';
 import { BranchNodes } from './branchNodes';
 import { countMessages, listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
 import { isRepairable, SessionDocuments, type SessionDoc } from './documents';
@@ -125,7 +125,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     this.searchMode.describe(this.treeView, this.filter);
     if (this.treeView.message === undefined && this.rootProblems.length > 0) {
       // (A message hides the welcome view and its buttons: say where the fix is.)
-      this.treeView.message = `Sessions folder not found: ${this.rootProblems.join('; ')}. Fix the sessionLoom.sessionRoots setting, or use "Add Sessions Folder…" in the … menu.`;
+      this.treeView.message = vscode.l10n.t(
+        'Sessions folder not found: {0}. Fix the sessionLoom.sessionRoots setting, or use "Add Sessions Folder…" in the … menu.',
+        this.rootProblems.join('; '),
+      );
     }
   }
 
@@ -226,7 +229,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     try {
       doc = await this.docs.get(session.file);
     } catch (err) {
-      return [...out, this.branches.cached(new InfoNode(session, `Cannot read the file: ${err instanceof Error ? err.message : String(err)}`, 'error'))];
+      return [...out, this.branches.cached(new InfoNode(session, vscode.l10n.t('Cannot read the file: {0}', err instanceof Error ? err.message : String(err)), 'error'))];
     }
     this.noteLoaded(session, doc);
     doc.problems.slice(0, MAX_DIAGNOSTIC_ROWS).forEach((d, i) => {
@@ -235,11 +238,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       out.push(n);
     });
     if (doc.problems.length > MAX_DIAGNOSTIC_ROWS) {
-      out.push(this.branches.cached(new InfoNode(session, `${doc.problems.length - MAX_DIAGNOSTIC_ROWS} more problems: open the raw JSONL`, 'warning')));
+      out.push(this.branches.cached(new InfoNode(session, vscode.l10n.t('{0} more problems: open the raw JSONL', doc.problems.length - MAX_DIAGNOSTIC_ROWS), 'warning')));
     }
     const branch = this.branches.segmentNodes(session, session, null);
     if (branch.length === 0 && doc.loaded.entries.length > 0) {
-      const text = `No entries match (${TREE_FILTER_TITLES[this.filter]}${this.search.branchTokensOf(session.file).length ? `, “${this.query}”` : ''})`;
+      const text = this.search.branchTokensOf(session.file).length
+        ? vscode.l10n.t('No entries match ({0}, “{1}”)', treeFilterTitle(this.filter, vscode.l10n.t), this.query)
+        : vscode.l10n.t('No entries match ({0})', treeFilterTitle(this.filter, vscode.l10n.t));
       const info = this.branches.cached(new InfoNode(session, text, 'filter'));
       info.text = text;
       out.push(info);
