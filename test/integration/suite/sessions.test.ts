@@ -601,6 +601,11 @@ describe('sessions view', function () {
       await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration")');
       await click(`.monaco-list-row[aria-expanded="false"]:has-text("${runLabel}")`);
       await frameText(expandedRun, { timeoutMs: 10_000 });
+      // The row shows expanded before the extension host hears of it; the search must start after.
+      for (const deadline = Date.now() + 10_000; provider().getTreeItem(runA).collapsibleState !== Expanded; ) {
+        assert.ok(Date.now() < deadline, 'the extension host never heard that the run was expanded');
+        await new Promise((r) => setTimeout(r, 50));
+      }
     } else {
       await tv.reveal(runA, { expand: true, select: false, focus: false });
     }
