@@ -1,7 +1,8 @@
 // Builds every bundle of the project: the extension host (CommonJS, node), the CLI,
 // the webview (ESM, browser) and the integration-test entry that runs inside VS Code.
 // Type-checking is separate (`npm run typecheck`): esbuild only strips types.
-// Building the extension host also writes l10n/bundle.l10n.json from its vscode.l10n.t calls.
+// Building the extension host also writes l10n/bundle.l10n.json: the keys of every l10n call in
+// src/extension, src/core (`l10nT`) and webview/ (see test/l10n-keys.mjs).
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,8 +24,9 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
 /**
- * Writes l10n/bundle.l10n.json (every `vscode.l10n.t` key of src/extension) at the start of each
- * extension-host build, watch rebuilds included. A key that is not a string literal fails the
+ * Writes l10n/bundle.l10n.json (the l10n keys of src/extension, src/core and webview/) at the start
+ * of each extension-host build, watch rebuilds included (in --watch, a webview-only edit reaches the
+ * bundle with the next host rebuild). A key that is not a string literal fails the
  * build, named by file and line.
  * @type {import('esbuild').Plugin}
  */

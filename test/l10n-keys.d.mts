@@ -1,7 +1,7 @@
 // Types of test/l10n-keys.mjs (the extractor the build and test/unit/l10n.test.ts share).
 import type { CallExpression, SourceFile } from 'typescript';
 
-/** One `vscode.l10n.t('key', …)` call. */
+/** One `vscode.l10n.t('key', …)`, `l10nT('key', …)` or (webview) `l10n.t('key', …)` call. */
 export interface L10nCall {
   /** Relative to the repository root, with forward slashes. */
   file: string;
@@ -12,7 +12,7 @@ export interface L10nCall {
   args: number | null;
 }
 
-/** A call whose key is not a string literal. */
+/** A call whose key is not a string literal (or a tagged l10n.t template, or @vscode/l10n not imported as `* as l10n`). */
 export interface L10nError {
   file: string;
   /** 1-based. */
@@ -25,8 +25,16 @@ export interface L10nError {
 }
 
 export const SOURCE_DIR: string;
+export const CORE_DIR: string;
+export const WEBVIEW_DIR: string;
+export const WEBVIEW_L10N: string;
 export const BUNDLE_FILE: string;
+/** src/extension and src/core. */
 export function extensionSources(root: string): string[];
+/** webview/. */
+export function webviewSources(root: string): string[];
+/** Everything whose l10n.t keys go into the bundle: extensionSources and webviewSources. */
+export function l10nSources(root: string): string[];
 export function parseSource(file: string): SourceFile;
 export function isL10nCall(call: CallExpression): boolean;
 export function findL10nCalls(root: string): { calls: L10nCall[]; errors: L10nError[] };

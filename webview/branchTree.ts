@@ -1,6 +1,7 @@
 // The branch tree beside the preview: the Sessions view's filters and search, one row per
 // visible entry (a linear run stays at one indentation, branches indent), the selected leaf and
 // its path highlighted. Rows arrive in windows; clicking a row previews the context there.
+import * as l10n from '@vscode/l10n';
 import type { TreeFilter, TreeRow } from '../src/protocol/messages';
 import { formatShortTime, h, icon } from './dom';
 import { request } from './rpc';
@@ -13,13 +14,16 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 const PAGE = 200;
 const ROW_HEIGHT = 24;
 
-const FILTERS: [TreeFilter, string][] = [
-  ['default', 'Default'],
-  ['no-tools', 'No tools'],
-  ['user-only', 'User messages only'],
-  ['labelled-only', 'Labelled only'],
-  ['all', 'All entries'],
-];
+/** The filters and their names (a function: the names are translated). */
+function filters(): [TreeFilter, string][] {
+  return [
+    ['default', l10n.t('Default')],
+    ['no-tools', l10n.t('No tools')],
+    ['user-only', l10n.t('User messages only')],
+    ['labelled-only', l10n.t('Labelled only')],
+    ['all', l10n.t('All entries')],
+  ];
+}
 
 const KIND_ICONS: Record<string, string> = {
   user: 'account',
@@ -65,10 +69,10 @@ export class BranchTree {
     // vscode-elements controls (issue 4): they look like the workbench's own dropdown and input,
     // style themselves through adopted stylesheets and set inline styles only through the CSSOM,
     // so the strict CSP (no 'unsafe-inline') holds.
-    const select = h('vscode-single-select', { class: 'sl-select', 'aria-label': 'Tree filter', title: 'Which entries the tree shows' });
-    for (const [value, label] of FILTERS) select.append(h('vscode-option', { value, selected: value === host.filter() ? '' : undefined }, label));
-    const search = h('vscode-textfield', { class: 'sl-input', type: 'search', placeholder: 'Search entries', 'aria-label': 'Search entries', value: host.search() });
-    search.append(h('vscode-icon', { slot: 'content-before', name: 'search', title: 'All words must match' }));
+    const select = h('vscode-single-select', { class: 'sl-select', 'aria-label': l10n.t('Tree filter'), title: l10n.t('Which entries the tree shows') });
+    for (const [value, label] of filters()) select.append(h('vscode-option', { value, selected: value === host.filter() ? '' : undefined }, label));
+    const search = h('vscode-textfield', { class: 'sl-input', type: 'search', placeholder: l10n.t('Search entries'), 'aria-label': l10n.t('Search entries'), value: host.search() });
+    search.append(h('vscode-icon', { slot: 'content-before', name: 'search', title: l10n.t('All words must match') }));
     search.value = host.search();
     let timer = 0;
     const changed = (): void => {
@@ -81,8 +85,8 @@ export class BranchTree {
       timer = window.setTimeout(changed, 200);
     });
     this.statusEl = h('div', { class: 'sl-tree-status sl-muted sl-small' });
-    this.listEl = h('div', { class: 'sl-tree-list', role: 'tree', tabindex: '0', 'aria-label': 'Branch tree' });
-    this.element = h('aside', { class: 'sl-tree-pane', 'aria-label': 'Branch tree' }, h('div', { class: 'sl-tree-controls' }, select, search), this.statusEl, this.listEl);
+    this.listEl = h('div', { class: 'sl-tree-list', role: 'tree', tabindex: '0', 'aria-label': l10n.t('Branch tree') });
+    this.element = h('aside', { class: 'sl-tree-pane', 'aria-label': l10n.t('Branch tree') }, h('div', { class: 'sl-tree-controls' }, select, search), this.statusEl, this.listEl);
     this.list = new VirtualList(this.listEl, {
       count: () => this.total,
       key: (i) => `t:${i}`,
@@ -110,7 +114,8 @@ export class BranchTree {
     this.total = first.total;
     this.selectedIndex = first.selectedIndex;
     for (let k = 0; k < first.rows.length; k++) this.rows.set(k, first.rows[k]!);
-    this.statusEl.textContent = `${first.total.toLocaleString()} shown${first.hidden > 0 ? ` · ${first.hidden.toLocaleString()} hidden by the filter` : ''}`;
+    this.statusEl.textContent =
+      first.hidden > 0 ? l10n.t('{0} shown · {1} hidden by the filter', first.total.toLocaleString(), first.hidden.toLocaleString()) : l10n.t('{0} shown', first.total.toLocaleString());
     this.list.reset(true);
     const target = first.focusIndex ?? first.selectedIndex;
     if (target !== null) {
@@ -151,13 +156,18 @@ export class BranchTree {
     const cls = ['sl-tree-row', selected ? 'is-selected' : '', r.onPath ? 'on-path' : '', r.entryId === this.focusEntry ? 'is-focus' : '', `kind-${r.kind.replace(/[^\w-]/g, '_')}`].filter(Boolean).join(' ');
     const row = h(
       'div',
-      { class: cls, role: 'treeitem', 'aria-selected': String(selected), 'data-entry-id': r.entryId, title: `${r.kind} · ${r.entryId}${r.timestamp ? ` · ${r.timestamp}` : ''}${r.depth > 0 ? ` · branch depth ${r.depth}` : ''}` },
+      // The tooltip lists facts (kind, id, time: data) joined by " · "; only the depth is worded.
+      { class: cls, role: 'treeitem', 'aria-selected': String(selected), 'data-entry-id': r.entryId, title: [r.kind, r.entryId, r.timestamp, r.depth > 0 ? l10n.t('branch depth {0}', r.depth) : null].filter(Boolean).join(' · ') },
       h('span', { class: 'sl-indent', style: undefined }),
-      r.forks ? h('span', { class: 'sl-fork', 'aria-hidden': 'true', title: 'A side branch starts here' }, '└') : null,
+      r.forks ? h('span', { class: 'sl-fork', 'aria-hidden': 'true', title: l10n.t('A side branch starts here') }, '└') : null,
       icon(KIND_ICONS[r.kind] ?? 'circle-small'),
       r.label ? h('span', { class: 'sl-label-chip' }, r.label) : null,
       h('span', { class: 'sl-tree-text' }, r.text),
-      r.isDefaultLeaf ? h('span', { class: 'sl-leaf-chip', title: 'The default leaf: the last entry in the file' }, 'latest') : r.isLeaf ? h('span', { class: 'sl-leaf-chip sl-muted', title: 'A leaf: the end of a branch' }, 'leaf') : null,
+      r.isDefaultLeaf
+        ? h('span', { class: 'sl-leaf-chip', title: l10n.t('The default leaf: the last entry in the file') }, l10n.t('latest'))
+        : r.isLeaf
+          ? h('span', { class: 'sl-leaf-chip sl-muted', title: l10n.t('A leaf: the end of a branch') }, l10n.t('leaf'))
+          : null,
       r.timestamp ? h('span', { class: 'sl-tree-time sl-muted' }, formatShortTime(r.timestamp)) : null,
     );
     // Deeply nested side branches stop indenting at 12 levels (the tooltip has the real depth).

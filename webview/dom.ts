@@ -18,6 +18,29 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/**
+ * A translated sentence with elements in it (a hash in `code`, a bold lead-in). Call it with the
+ * placeholder passed through as its own argument, `sentence(l10n.t('Not found: {0}', '{0}'), [code])`:
+ * the translation puts `{0}` where its language wants it, and here `parts[0]` goes there. `wrap`
+ * puts the words themselves in an element; a part the translation lost is appended, never dropped.
+ */
+export function sentence(text: string, parts: Node[], wrap?: (words: string) => Node): (Node | string)[] {
+  const out: (Node | string)[] = [];
+  const used = new Set<number>();
+  text.split(/(\{\d+\})/).forEach((piece, i) => {
+    const n = i % 2 === 1 ? Number(piece.slice(1, -1)) : -1;
+    const part = parts[n];
+    if (part && !used.has(n)) {
+      used.add(n);
+      out.push(part);
+    } else if (piece !== '') out.push(wrap ? wrap(piece) : piece);
+  });
+  parts.forEach((p, n) => {
+    if (!used.has(n)) out.push(' ', p);
+  });
+  return out;
+}
+
 export function icon(name: string, title?: string): HTMLSpanElement {
   const s = h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
   if (title) s.title = title;

@@ -1,6 +1,7 @@
 // The header: what this session is (title, cwd, version, dates), what it cost, and what is
 // wrong with its file (diagnostics, each a link to its line in the raw JSONL).
 import type { SessionSummary } from '../src/protocol/messages';
+import * as l10n from '@vscode/l10n';
 import { formatTime, formatTokens, h, icon } from './dom';
 import { request } from './rpc';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -24,11 +25,11 @@ function titleOf(s: SessionSummary): HTMLElement {
   if (s.title !== null) return h('h1', { class: 'sl-title', title: `${s.title}\n${s.filePath}` }, s.title);
   if (s.firstPrompt !== null) {
     const prompt = s.firstPrompt.length > 120 ? `${s.firstPrompt.slice(0, 119).trimEnd()}…` : s.firstPrompt;
-    return h('h1', { class: 'sl-title sl-title-untitled', title: `Untitled session: its first prompt is shown\n${s.filePath}` }, prompt);
+    return h('h1', { class: 'sl-title sl-title-untitled', title: [l10n.t('Untitled session: its first prompt is shown'), s.filePath].join('\n') }, prompt);
   }
   // Without a header there is no session to name: the file's name says what is open.
   if (s.version === null) return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, s.fileName);
-  return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, '(untitled)');
+  return h('h1', { class: 'sl-title sl-title-untitled', title: s.filePath }, l10n.t('(untitled)'));
 }
 
 /**
@@ -37,13 +38,15 @@ function titleOf(s: SessionSummary): HTMLElement {
  */
 export function emptyStateText(s: SessionSummary): string | null {
   if (s.entryCount > 0) return null;
-  if (s.sizeBytes === 0) return `${s.fileName} is empty (0 bytes): there is no session in it yet.`;
+  if (s.sizeBytes === 0) return l10n.t('{0} is empty (0 bytes): there is no session in it yet.', s.fileName);
   if (s.version === null) {
+    // The diagnostic's message is the core's (English) wording, shown as it is.
     const first = s.diagnostics.find((d) => d.kind === 'no-header') ?? s.diagnostics.find((d) => d.severity === 'error');
-    const why = first ? `${first.message.split(';')[0]}${first.line > 0 ? ` (line ${first.line})` : ''}` : 'no valid session header';
-    return `${s.fileName} is not a session file: ${why}. It is shown read-only and never written; "Raw JSONL" shows its text.`;
+    const reason = first?.message.split(';')[0] ?? '';
+    const why = !first ? l10n.t('no valid session header') : first.line > 0 ? l10n.t('{0} (line {1})', reason, first.line) : reason;
+    return l10n.t('{0} is not a session file: {1}. It is shown read-only and never written; "Raw JSONL" shows its text.', s.fileName, why);
   }
-  return `${s.fileName} holds a session header but no entries yet.`;
+  return l10n.t('{0} holds a session header but no entries yet.', s.fileName);
 }
 
 function emptyNotice(s: SessionSummary): HTMLElement | null {
@@ -55,29 +58,44 @@ function emptyNotice(s: SessionSummary): HTMLElement | null {
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
   const t = s.totals;
-  const versionChip = h('span', { class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`, title: s.needsMigration ? `Version ${s.version}: shown migrated to v${s.currentVersion} in memory; the file is unchanged` : 'Session format version' }, s.version === null ? 'no header' : `v${s.version}`);
+  const versionChip = h(
+    'span',
+    {
+      class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`,
+      title: s.needsMigration ? l10n.t('Version {0}: shown migrated to v{1} in memory; the file is unchanged', String(s.version), s.currentVersion) : l10n.t('Session format version'),
+    },
+    s.version === null ? l10n.t('no header') : l10n.t('v{0}', s.version),
+  );
   const diagList = h('div', { class: 'sl-diag-list', role: 'list', hidden: '' });
   for (const d of s.diagnostics) {
-    const item = h('button', { class: `sl-diag sl-diag-${d.severity}`, role: 'listitem', title: `Open line ${d.line} in the raw JSONL` }, icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'), h('span', { class: 'sl-diag-line' }, d.line > 0 ? `line ${d.line}` : 'file'), h('span', { class: 'sl-diag-kind' }, d.kind), h('span', { class: 'sl-diag-msg' }, d.message));
+    const item = h(
+      'button',
+      { class: `sl-diag sl-diag-${d.severity}`, role: 'listitem', title: l10n.t('Open line {0} in the raw JSONL', d.line) },
+      icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'),
+      h('span', { class: 'sl-diag-line' }, d.line > 0 ? l10n.t('line {0}', d.line) : l10n.t('file')),
+      h('span', { class: 'sl-diag-kind' }, d.kind),
+      h('span', { class: 'sl-diag-msg' }, d.message),
+    );
     item.addEventListener('click', () => request('openRaw', { line: d.line > 0 ? d.line : null }).catch(onError));
     diagList.append(item);
   }
-  if (s.diagnosticCount > s.diagnostics.length) diagList.append(h('div', { class: 'sl-muted sl-small' }, `… and ${(s.diagnosticCount - s.diagnostics.length).toLocaleString()} more (run session-loom doctor)`));
+  if (s.diagnosticCount > s.diagnostics.length) diagList.append(h('div', { class: 'sl-muted sl-small' }, l10n.t('… and {0} more (run session-loom doctor)', (s.diagnosticCount - s.diagnostics.length).toLocaleString())));
+  const diagCount = s.diagnosticCount.toLocaleString();
   const diagBtn =
     s.diagnosticCount > 0
-      ? button(s.diagnostics.some((d) => d.severity === 'error') ? 'error' : 'warning', `${s.diagnosticCount.toLocaleString()} diagnostic${s.diagnosticCount === 1 ? '' : 's'}`, 'Show what is wrong with this file', () => {
+      ? button(s.diagnostics.some((d) => d.severity === 'error') ? 'error' : 'warning', s.diagnosticCount === 1 ? l10n.t('{0} diagnostic', diagCount) : l10n.t('{0} diagnostics', diagCount), l10n.t('Show what is wrong with this file'), () => {
           const show = diagList.hidden;
           diagList.hidden = !show;
           diagBtn?.setAttribute('aria-expanded', String(show));
         }, { cls: 'sl-btn-diag' })
-      : h('span', { class: 'sl-chip sl-muted', title: 'No problems found in this file' }, icon('pass'), ' no diagnostics');
+      : h('span', { class: 'sl-chip sl-muted', title: l10n.t('No problems found in this file') }, icon('pass'), ' ', l10n.t('no diagnostics'));
 
   const actions = h(
     'div',
     { class: 'sl-header-actions' },
-    s.needsMigration ? button('arrow-up', 'Migrate…', `Rewrite the file as v${s.currentVersion} (with a preview and a backup)`, () => request('migrate', {}).catch(onError), { primary: true }) : null,
+    s.needsMigration ? button('arrow-up', l10n.t('Migrate…'), l10n.t('Rewrite the file as v{0} (with a preview and a backup)', s.currentVersion), () => request('migrate', {}).catch(onError), { primary: true }) : null,
     diagBtn,
-    button('go-to-file', 'Raw JSONL', 'Open the file in the text editor', () => request('openRaw', { line: null }).catch(onError)),
+    button('go-to-file', l10n.t('Raw JSONL'), l10n.t('Open the file in the text editor'), () => request('openRaw', { line: null }).catch(onError)),
   );
 
   return h(
@@ -88,23 +106,23 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       { class: 'sl-header-top' },
       titleOf(s),
       versionChip,
-      s.readOnlyReason ? h('span', { class: 'sl-chip sl-chip-error', title: 'This file is not written by Session Loom' }, icon('lock'), ` read-only: ${s.readOnlyReason}`) : null,
+      s.readOnlyReason ? h('span', { class: 'sl-chip sl-chip-error', title: l10n.t('This file is not written by Session Loom') }, icon('lock'), ' ', l10n.t('read-only: {0}', s.readOnlyReason)) : null,
       h('span', { class: 'sl-spacer' }),
       actions,
     ),
     h(
       'div',
       { class: 'sl-header-meta' },
-      s.cwd ? stat('cwd', s.cwd) : null,
-      stat('created', formatTime(s.created) || '—'),
-      stat('modified', formatTime(s.modified) || '—'),
-      stat('entries', s.entryCount.toLocaleString(), `${s.leafCount.toLocaleString()} leaves`),
-      stat('messages', t.messages.toLocaleString()),
-      stat('tool calls', t.toolCalls.toLocaleString()),
-      stat('tokens in/out', `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, 'From the usage the provider reported'),
-      stat('cache r/w', `${formatTokens(t.cacheRead)} / ${formatTokens(t.cacheWrite)}`),
-      stat('cost', `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
-      s.models.length > 0 ? stat('models', s.models.join(', ')) : null,
+      s.cwd ? stat(l10n.t('cwd'), s.cwd) : null,
+      stat(l10n.t('created'), formatTime(s.created) || '—'),
+      stat(l10n.t('modified'), formatTime(s.modified) || '—'),
+      stat(l10n.t('entries'), s.entryCount.toLocaleString(), l10n.t('{0} leaves', s.leafCount.toLocaleString())),
+      stat(l10n.t('messages'), t.messages.toLocaleString()),
+      stat(l10n.t('tool calls'), t.toolCalls.toLocaleString()),
+      stat(l10n.t('tokens in/out'), `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, l10n.t('From the usage the provider reported')),
+      stat(l10n.t('cache r/w'), `${formatTokens(t.cacheRead)} / ${formatTokens(t.cacheWrite)}`),
+      stat(l10n.t('cost'), `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
+      s.models.length > 0 ? stat(l10n.t('models'), s.models.join(', ')) : null,
     ),
     diagList,
     emptyNotice(s),

@@ -1,9 +1,12 @@
-// Webview entry. Import order matters: jitless must run before any zod schema is defined.
+// Webview entry. Import order matters: jitless must run before any zod schema is defined, and
+// the translations (./l10nBundle) must be loaded before any module that renders text.
 import '../src/protocol/jitless';
+import './l10nBundle';
 import './styles.css';
+import * as l10n from '@vscode/l10n';
 import type { ContextInfo, SessionSummary, TreeFilter, WebviewState } from '../src/protocol/messages';
 import { BranchTree } from './branchTree';
-import { h, icon, setSessionDay } from './dom';
+import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
 import type { RowActions } from './messageRow';
 import { ContextPreview } from './preview';
@@ -69,17 +72,17 @@ const actions: RowActions = {
     p.then((r) => {
       into.replaceChildren();
       if (r.kind === 'data' && r.dataUrl) {
-        const img = h('img', { alt: 'Image from the session', class: 'sl-img' }) as HTMLImageElement;
+        const img = h('img', { alt: l10n.t('Image from the session'), class: 'sl-img' }) as HTMLImageElement;
         img.src = r.dataUrl;
         into.append(img);
       } else if (r.kind === 'missing') {
         into.classList.add('sl-image-missing');
-        into.append(icon('warning'), h('span', {}, ' Image not found in the blob store: '), h('code', {}, r.hash ?? ''));
+        into.append(icon('warning'), ' ', ...sentence(l10n.t('Image not found in the blob store: {0}', '{0}'), [h('code', {}, r.hash ?? '')], (words) => h('span', {}, words)));
       } else {
         into.classList.add('sl-image-missing');
-        into.append(icon('warning'), h('span', {}, ` ${r.message ?? 'Image unavailable'}`));
+        into.append(icon('warning'), h('span', {}, ' ', r.message ?? l10n.t('Image unavailable')));
       }
-    }).catch((e: unknown) => into.replaceChildren(h('span', { class: 'sl-muted' }, `Image unavailable: ${e instanceof Error ? e.message : String(e)}`)));
+    }).catch((e: unknown) => into.replaceChildren(h('span', { class: 'sl-muted' }, l10n.t('Image unavailable: {0}', e instanceof Error ? e.message : String(e)))));
   },
 };
 
@@ -160,7 +163,9 @@ onHostMessage((msg) => {
       void selectLeaf(msg.leafId, msg.revealEntryId).catch(showError);
       return;
     case 'loadFailed':
-      app.replaceChildren(h('div', { class: 'sl-load-failed' }, icon('error'), h('strong', {}, ' Could not load this session: '), msg.message));
+      app.replaceChildren(
+        h('div', { class: 'sl-load-failed' }, icon('error'), ' ', ...sentence(l10n.t('Could not load this session: {0}', '{0}'), [document.createTextNode(msg.message)], (words) => h('strong', {}, words))),
+      );
       return;
   }
 });

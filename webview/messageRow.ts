@@ -1,4 +1,5 @@
 // Renders one MessageView (a context message or a cut entry) as a list row.
+import * as l10n from '@vscode/l10n';
 import type { Block, MessageView } from '../src/protocol/messages';
 import { formatShortTime, formatTime, formatTokens, h, icon } from './dom';
 import { renderMarkdown } from './markdown';
@@ -26,6 +27,7 @@ const ROLE_ICONS: Record<string, string> = {
   compactionSummary: 'fold',
 };
 
+/** Role ids spelled out. Roles are the session's data (as `user`, `assistant` are): not translated. */
 const ROLE_NAMES: Record<string, string> = {
   toolResult: 'tool result',
   bashExecution: 'bash',
@@ -45,7 +47,7 @@ function collapsible(key: string, actions: RowActions, summary: (Node | string)[
 
 function truncNote(from: number | undefined, shown: number): HTMLElement | null {
   if (from === undefined) return null;
-  return h('div', { class: 'sl-trunc' }, `… ${(from - shown).toLocaleString()} more characters not shown here (open the raw JSONL to see all).`);
+  return h('div', { class: 'sl-trunc' }, l10n.t('… {0} more characters not shown here (open the raw JSONL to see all).', (from - shown).toLocaleString()));
 }
 
 function oneLine(s: string, max = 100): string {
@@ -68,16 +70,22 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       const lines = b.text.split('\n').length;
       const body = h('div', {}, pre, note);
       if (lines <= 12 && b.text.length < 1500) return body;
-      return collapsible(key, actions, [icon('list-flat'), ` Output · ${lines.toLocaleString()} lines`, h('span', { class: 'sl-preview' }, oneLine(b.text))], body, 'sl-fold sl-output');
+      return collapsible(key, actions, [icon('list-flat'), ' ', l10n.t('Output · {0} lines', lines.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], body, 'sl-fold sl-output');
     }
     case 'thinking':
-      if (b.redacted) return h('div', { class: 'sl-thinking sl-muted' }, icon('eye-closed'), ' Redacted thinking');
-      return collapsible(key, actions, [icon('lightbulb'), ` Thinking · ${b.text.length.toLocaleString()} chars`, h('span', { class: 'sl-preview' }, oneLine(b.text))], h('pre', { class: 'sl-pre' }, b.text), 'sl-fold sl-thinking');
+      if (b.redacted) return h('div', { class: 'sl-thinking sl-muted' }, icon('eye-closed'), ' ', l10n.t('Redacted thinking'));
+      return collapsible(key, actions, [icon('lightbulb'), ' ', l10n.t('Thinking · {0} chars', b.text.length.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], h('pre', { class: 'sl-pre' }, b.text), 'sl-fold sl-thinking');
     case 'toolCall': {
       const status =
         b.resultIndex === null
-          ? h('span', { class: 'sl-result-link sl-muted' }, 'no result in this context')
-          : h('a', { class: `sl-result-link${b.resultIsError ? ' sl-is-error' : ''}`, href: '#', 'data-jump': String(b.resultIndex) }, icon(b.resultIsError ? 'error' : 'arrow-down'), b.resultIsError ? ` error · #${b.resultIndex + 1}` : ` result · #${b.resultIndex + 1}`);
+          ? h('span', { class: 'sl-result-link sl-muted' }, l10n.t('no result in this context'))
+          : h(
+              'a',
+              { class: `sl-result-link${b.resultIsError ? ' sl-is-error' : ''}`, href: '#', 'data-jump': String(b.resultIndex) },
+              icon(b.resultIsError ? 'error' : 'arrow-down'),
+              ' ',
+              b.resultIsError ? l10n.t('error · #{0}', b.resultIndex + 1) : l10n.t('result · #{0}', b.resultIndex + 1),
+            );
       status.addEventListener('click', (e) => {
         e.preventDefault();
         e.stopPropagation();
@@ -94,18 +102,18 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       return d;
     }
     case 'image': {
-      const box = h('div', { class: 'sl-image' }, h('span', { class: 'sl-muted' }, icon('file-media'), ` ${b.mimeType} · loading…`));
+      const box = h('div', { class: 'sl-image' }, h('span', { class: 'sl-muted' }, icon('file-media'), ' ', l10n.t('{0} · loading…', b.mimeType)));
       actions.loadImage(b.entryId, b.blockIndex, box);
       return box;
     }
     case 'exec': {
       const prompt = b.language === 'bash' ? '$ ' : '>>> ';
-      const out = h('pre', { class: 'sl-pre sl-exec-out' }, b.output || '(no output)');
+      const out = h('pre', { class: 'sl-pre sl-exec-out' }, b.output || l10n.t('(no output)'));
       const meta = [
-        b.exitCode !== null ? `exit ${b.exitCode}` : null,
-        b.cancelled ? 'cancelled' : null,
-        b.truncated ? 'output truncated' : null,
-        b.fullOutputPath ? `full output: ${b.fullOutputPath}` : null,
+        b.exitCode !== null ? l10n.t('exit {0}', b.exitCode) : null,
+        b.cancelled ? l10n.t('cancelled') : null,
+        b.truncated ? l10n.t('output truncated') : null,
+        b.fullOutputPath ? l10n.t('full output: {0}', b.fullOutputPath) : null,
       ].filter(Boolean).join(' · ');
       return h('div', { class: `sl-exec${b.exitCode ? ' sl-is-error' : ''}` }, h('pre', { class: 'sl-pre sl-exec-cmd' }, prompt + b.command), out, meta ? h('div', { class: 'sl-muted sl-small' }, meta) : null);
     }
@@ -114,17 +122,29 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
         'div',
         { class: 'sl-compaction-head' },
         // The time is in the row head already (as for every message): not repeated here.
-        b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, `${formatTokens(b.tokensBefore)} tokens before`) : null,
+        b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, l10n.t('{0} tokens before', formatTokens(b.tokensBefore))) : null,
       );
       const short = b.shortSummary ? h('p', { class: 'sl-short-summary' }, b.shortSummary) : null;
       const full = h('div', { class: 'sl-md' });
       full.append(renderMarkdown(b.summary));
-      return h('div', { class: 'sl-compaction' }, head, short, collapsible(key, actions, ['Full summary sent to the model', h('span', { class: 'sl-muted' }, ` · ${b.summary.length.toLocaleString()} chars`)], full, 'sl-fold'));
+      return h(
+        'div',
+        { class: 'sl-compaction' },
+        head,
+        short,
+        collapsible(key, actions, [l10n.t('Full summary sent to the model'), h('span', { class: 'sl-muted' }, ' · ', l10n.t('{0} chars', b.summary.length.toLocaleString()))], full, 'sl-fold'),
+      );
     }
     case 'branchSummary': {
       const full = h('div', { class: 'sl-md' });
       full.append(renderMarkdown(b.summary));
-      return h('div', { class: 'sl-branch-summary' }, h('div', {}, icon('git-branch'), h('strong', {}, ' Branch summary'), b.fromId ? h('span', { class: 'sl-muted' }, ` from ${b.fromId}`) : null), full);
+      // A heading and where the summary comes from (muted), each its own phrase.
+      return h(
+        'div',
+        { class: 'sl-branch-summary' },
+        h('div', {}, icon('git-branch'), ' ', h('strong', {}, l10n.t('Branch summary')), b.fromId ? h('span', { class: 'sl-muted' }, ' ', l10n.t('from {0}', b.fromId)) : null),
+        full,
+      );
     }
     case 'json':
       return collapsible(key, actions, [icon('json'), ` ${b.label}`], h('pre', { class: 'sl-pre sl-json' }, b.json), 'sl-fold');
@@ -146,14 +166,14 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     role: 'listitem',
   });
   // For screen readers (and tests): what this row is, in one sentence.
-  const sr = h('span', { class: 'sl-sr' }, isCut ? `Cut entry ${m.index + 1} of ${total}: ${m.role} from entry ${m.entryId}.` : `Message ${m.index + 1} of ${total}: ${m.role} from entry ${m.entryId}.`);
+  const sr = h('span', { class: 'sl-sr' }, isCut ? l10n.t('Cut entry {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId) : l10n.t('Message {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId));
 
-  const entryBtn = h('button', { class: 'sl-entry-link', title: 'Select this entry in the branch tree' }, m.entryId);
+  const entryBtn = h('button', { class: 'sl-entry-link', title: l10n.t('Select this entry in the branch tree') }, m.entryId);
   entryBtn.addEventListener('click', (e) => {
     e.stopPropagation();
     actions.revealEntry(m.entryId);
   });
-  const sessionsBtn = h('button', { class: 'sl-icon-btn', title: 'Reveal in the Sessions view', 'aria-label': 'Reveal in the Sessions view' }, icon('list-tree'));
+  const sessionsBtn = h('button', { class: 'sl-icon-btn', title: l10n.t('Reveal in the Sessions view'), 'aria-label': l10n.t('Reveal in the Sessions view') }, icon('list-tree'));
   sessionsBtn.addEventListener('click', (e) => {
     e.stopPropagation();
     actions.revealInSessions(m.entryId);
@@ -166,22 +186,30 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     icon(ROLE_ICONS[m.role] ?? (entryType ? 'symbol-event' : 'question')),
     h('span', { class: 'sl-role' }, roleName),
     m.subtitle ? h('span', { class: 'sl-subtitle' }, m.subtitle) : null,
-    m.toolResult && m.toolResult.callIndex !== null ? jumpLink(`↑ call #${m.toolResult.callIndex + 1}`, m.toolResult.callIndex, actions) : null,
+    m.toolResult && m.toolResult.callIndex !== null ? jumpLink(l10n.t('↑ call #{0}', m.toolResult.callIndex + 1), m.toolResult.callIndex, actions) : null,
     ...m.badges.map((b) => h('span', { class: `sl-badge${b === 'error' || b.startsWith('exit') ? ' sl-badge-error' : ''}` }, b)),
-    m.segment === 'kept' ? h('span', { class: 'sl-badge sl-badge-kept', title: 'Kept verbatim by the compaction' }, 'kept') : null,
+    m.segment === 'kept' ? h('span', { class: 'sl-badge sl-badge-kept', title: l10n.t('Kept verbatim by the compaction') }, l10n.t('kept')) : null,
     h('span', { class: 'sl-spacer' }),
     entryBtn,
     sessionsBtn,
     m.timestamp ? h('time', { class: 'sl-time', datetime: m.timestamp, title: formatTime(m.timestamp) }, formatShortTime(m.timestamp)) : null,
-    m.tokensEst > 0 || !entryType ? h('span', { class: 'sl-tokens', title: 'Estimated tokens of this message: characters ÷ 4 (images ≈ 1k each)' }, `≈ ${formatTokens(m.tokensEst)} tok`) : null,
+    m.tokensEst > 0 || !entryType ? h('span', { class: 'sl-tokens', title: l10n.t('Estimated tokens of this message: characters ÷ 4 (images ≈ 1k each)') }, l10n.t('≈ {0} tok', formatTokens(m.tokensEst))) : null,
   );
   const body = h('div', { class: 'sl-msg-body' });
   m.blocks.forEach((b, i) => body.append(renderBlock(m, b, i, actions)));
   if (m.usage) {
     const u = m.usage;
-    body.append(h('div', { class: 'sl-usage sl-muted sl-small' }, `usage: in ${formatTokens(u.input)} · out ${formatTokens(u.output)} · cache read ${formatTokens(u.cacheRead)} · cache write ${formatTokens(u.cacheWrite)}${u.cost ? ` · $${u.cost.toFixed(4)}` : ''}`));
+    const [input, output, cacheRead, cacheWrite] = [formatTokens(u.input), formatTokens(u.output), formatTokens(u.cacheRead), formatTokens(u.cacheWrite)];
+    const usage = u.cost
+      ? l10n.t('usage: in {0} · out {1} · cache read {2} · cache write {3} · {4}', input, output, cacheRead, cacheWrite, `$${u.cost.toFixed(4)}`)
+      : l10n.t('usage: in {0} · out {1} · cache read {2} · cache write {3}', input, output, cacheRead, cacheWrite);
+    body.append(h('div', { class: 'sl-usage sl-muted sl-small' }, usage));
   }
-  const side = h('div', { class: 'sl-msg-side', title: isCut ? 'Running total of the cut entries (estimate)' : 'Running total of the context up to here (estimate)' }, h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`));
+  const side = h(
+    'div',
+    { class: 'sl-msg-side', title: isCut ? l10n.t('Running total of the cut entries (estimate)') : l10n.t('Running total of the context up to here (estimate)') },
+    h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`),
+  );
   row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), side);
   return row;
 }

@@ -1,8 +1,9 @@
 // The context preview: runtime state on top, then a virtual list of what the model sees at the
 // selected leaf. With a compaction on the path the list reads: summary, the band of cut entries
 // (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
+import * as l10n from '@vscode/l10n';
 import type { ContextInfo, MessageView } from '../src/protocol/messages';
-import { formatTime, formatTokens, h, icon } from './dom';
+import { formatTime, formatTokens, h, icon, sentence } from './dom';
 import { renderMessageRow, type RowActions } from './messageRow';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
@@ -41,9 +42,9 @@ export class ContextPreview {
   private painted = false;
 
   constructor(private readonly host: PreviewHost) {
-    this.runtimeEl = h('section', { class: 'sl-runtime', 'aria-label': 'Runtime state at this leaf' });
-    this.listEl = h('div', { class: 'sl-messages', role: 'list', tabindex: '0', 'aria-label': 'Messages sent to the model' });
-    this.element = h('section', { class: 'sl-preview-pane', 'aria-label': 'Context preview' }, this.runtimeEl, this.listEl);
+    this.runtimeEl = h('section', { class: 'sl-runtime', 'aria-label': l10n.t('Runtime state at this leaf') });
+    this.listEl = h('div', { class: 'sl-messages', role: 'list', tabindex: '0', 'aria-label': l10n.t('Messages sent to the model') });
+    this.element = h('section', { class: 'sl-preview-pane', 'aria-label': l10n.t('Context preview') }, this.runtimeEl, this.listEl);
     this.list = new VirtualList(this.listEl, {
       count: () => this.count(),
       key: (i) => this.key(i),
@@ -229,30 +230,47 @@ export class ContextPreview {
         if (!view) {
           this.placeholders.add(i);
           void this.ensure(it.kind, it.index);
-          return h('div', { class: `sl-msg sl-placeholder${it.kind === 'cut' ? ' seg-cut' : ''}` }, h('span', { class: 'sl-muted' }, `#${it.index + 1} loading…`));
+          return h('div', { class: `sl-msg sl-placeholder${it.kind === 'cut' ? ' seg-cut' : ''}` }, h('span', { class: 'sl-muted' }, l10n.t('#{0} loading…', it.index + 1)));
         }
         return renderMessageRow(view, it.kind === 'msg' ? info.messageCount : (info.compaction?.cutCount ?? 0), this.host.actions);
       }
       case 'band': {
         const c = info.compaction!;
         const open = this.host.isCutBandOpen();
+        const at = formatTime(c.timestamp) || c.id;
         const row = h(
           'div',
           { class: `sl-band${open ? ' is-open' : ''}`, role: 'button', 'aria-expanded': String(open) },
           icon(open ? 'chevron-down' : 'chevron-right'),
-          h('span', { class: 'sl-band-text' }, `${c.cutCount.toLocaleString()} ${c.cutCount === 1 ? 'entry' : 'entries'} not sent — summarised by compaction at ${formatTime(c.timestamp) || c.id}`),
-          h('span', { class: 'sl-muted sl-small' }, open ? ' (click to collapse)' : ' (click to show them)'),
+          h(
+            'span',
+            { class: 'sl-band-text' },
+            c.cutCount === 1
+              ? l10n.t('{0} entry not sent — summarised by compaction at {1}', c.cutCount.toLocaleString(), at)
+              : l10n.t('{0} entries not sent — summarised by compaction at {1}', c.cutCount.toLocaleString(), at),
+          ),
+          h('span', { class: 'sl-muted sl-small' }, ' ', open ? l10n.t('(click to collapse)') : l10n.t('(click to show them)')),
         );
         row.addEventListener('click', () => this.toggleBand(!this.host.isCutBandOpen()));
         return row;
       }
       case 'kept': {
         const c = info.compaction!;
-        return h('div', { class: 'sl-marker sl-marker-kept' }, icon('pass'), ` Kept range: ${c.keptEnd - 1} message${c.keptEnd - 1 === 1 ? '' : 's'} from entry ${c.firstKeptEntryId ?? '?'} up to the compaction, sent verbatim`);
+        const kept = c.keptEnd - 1;
+        const from = c.firstKeptEntryId ?? '?';
+        return h(
+          'div',
+          { class: 'sl-marker sl-marker-kept' },
+          icon('pass'),
+          ' ',
+          kept === 1
+            ? l10n.t('Kept range: {0} message from entry {1} up to the compaction, sent verbatim', kept, from)
+            : l10n.t('Kept range: {0} messages from entry {1} up to the compaction, sent verbatim', kept, from),
+        );
       }
       case 'boundary': {
         const c = info.compaction!;
-        return h('div', { class: 'sl-marker sl-marker-boundary' }, icon('fold-down'), ` Compaction ${c.id} — messages after it`);
+        return h('div', { class: 'sl-marker sl-marker-boundary' }, icon('fold-down'), ' ', l10n.t('Compaction {0} — messages after it', c.id));
       }
     }
   }
@@ -296,21 +314,25 @@ export class ContextPreview {
       h(
         'div',
         { class: 'sl-runtime-title' },
-        h('strong', {}, 'Context at '),
-        h('code', { class: 'sl-leaf-id' }, info.leafId ?? '(empty)'),
-        h('span', { class: 'sl-muted' }, ` · ${info.messageCount.toLocaleString()} messages · ≈ ${formatTokens(info.totalTokensEst)} tokens est. · path of ${info.pathLength.toLocaleString()} entries`),
+        ...sentence(l10n.t('Context at {0}', '{0}'), [h('code', { class: 'sl-leaf-id' }, info.leafId ?? l10n.t('(empty)'))], (words) => h('strong', {}, words)),
+        h(
+          'span',
+          { class: 'sl-muted' },
+          ' · ',
+          l10n.t('{0} messages · ≈ {1} tokens est. · path of {2} entries', info.messageCount.toLocaleString(), formatTokens(info.totalTokensEst), info.pathLength.toLocaleString()),
+        ),
       ),
       h(
         'div',
         { class: 'sl-runtime-grid' },
-        chip('lightbulb', 'Thinking', r.thinkingLevel),
-        chip('hubot', 'Models', models.length === 0 ? 'none' : models.map(([role, m]) => (role === 'default' ? m : `${role}: ${m}`)).join(', ')),
-        chip('symbol-enum', 'Mode', r.mode),
-        chip('law', 'TTSR rules', r.injectedTtsrRules.length === 0 ? 'none' : String(r.injectedTtsrRules.length)),
+        chip('lightbulb', l10n.t('Thinking:'), r.thinkingLevel),
+        chip('hubot', l10n.t('Models:'), models.length === 0 ? l10n.t('none') : models.map(([role, m]) => (role === 'default' ? m : `${role}: ${m}`)).join(', ')),
+        chip('symbol-enum', l10n.t('Mode:'), r.mode),
+        chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
       ),
     );
     if (r.modeDataJson || r.injectedTtsrRules.length > 0) {
-      const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, 'Mode data and injected rules'));
+      const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, l10n.t('Mode data and injected rules')));
       if (r.modeDataJson) d.append(h('pre', { class: 'sl-pre sl-json' }, r.modeDataJson));
       if (r.injectedTtsrRules.length > 0) d.append(h('ul', {}, ...r.injectedTtsrRules.map((x) => h('li', {}, x))));
       el.append(d);
@@ -318,6 +340,7 @@ export class ContextPreview {
   }
 }
 
+/** `label` comes with its colon (translated with it: some languages space it). */
 function chip(iconName: string, label: string, value: string): HTMLElement {
-  return h('span', { class: 'sl-state' }, icon(iconName), h('span', { class: 'sl-state-label' }, `${label}: `), h('span', { class: 'sl-state-value' }, value));
+  return h('span', { class: 'sl-state' }, icon(iconName), h('span', { class: 'sl-state-label' }, label, ' '), h('span', { class: 'sl-state-value' }, value));
 }

@@ -120,3 +120,131 @@ describe('user-facing messages go through vscode.l10n.t', () => {
     assert.deepEqual(found, [], 'wrap these in vscode.l10n.t(…) (a placeholder for each variable part)');
   });
 });
+
+// ---------- the webview's text goes through l10n.t (@vscode/l10n) ----------
+
+/**
+ * Where the webview puts text on screen: `h(tag, attrs, ...children)` (webview/dom.ts) takes
+ * children from argument 2 on and these attributes; the small helpers take text at these argument
+ * positions; and these DOM properties and setAttribute names are text.
+ */
+const TEXT_ATTRS = new Set(['title', 'aria-label', 'placeholder', 'alt']);
+const TEXT_ARGS: Record<string, number[]> = {
+  icon: [1], // icon(codicon, title)
+  sentence: [0], // sentence(l10n.t('… {0}', '{0}'), parts)
+  stat: [0, 2], // headerBar: stat(label, value, title)
+  button: [1, 2], // headerBar: button(codicon, text, title, onClick)
+  chip: [1], // preview: chip(codicon, label, value)
+  collapsible: [2], // messageRow: collapsible(key, actions, summary[], body, class)
+  jumpLink: [0], // messageRow: jumpLink(text, index, actions)
+};
+const TEXT_PROPS = new Set(['textContent', 'innerText', 'title', 'placeholder', 'ariaLabel', 'alt']);
+/** Literal text that is not words: symbols that \p{L} counts as letters. */
+const NOT_WORDS = ['Σ'];
+
+/** The literal text written in an expression (string and template literals, through `? :`, `??`, `||`, `+`, arrays). */
+function literalText(e: ts.Expression): ts.Node[] {
+  if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e)) return literalText(e.expression);
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return [e];
+  if (ts.isTemplateExpression(e)) return [e];
+  if (ts.isConditionalExpression(e)) return [...literalText(e.whenTrue), ...literalText(e.whenFalse)];
+  if (ts.isArrayLiteralExpression(e)) return e.elements.flatMap((x) => (ts.isSpreadElement(x) ? [] : literalText(x)));
+  if (ts.isBinaryExpression(e) && [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(e.operatorToken.kind)) {
+    return [...literalText(e.left), ...literalText(e.right)];
+  }
+  return [];
+}
+
+/** Whether literal text has words in it (the written parts of a template; minus NOT_WORDS). */
+function hasWords(n: ts.Node): boolean {
+  let text = '';
+  if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) text = n.text;
+  else if (ts.isTemplateExpression(n)) text = [n.head.text, ...n.templateSpans.map((s) => s.literal.text)].join(' ');
+  for (const w of NOT_WORDS) text = text.split(w).join(' ');
+  return /\p{L}/u.test(text);
+}
+
+/** Every place of a webview source that puts literal words on screen, as `file:line: code`. */
+function plainWebviewText(sf: ts.SourceFile, name: string): { found: string[]; checked: number } {
+  const found: string[] = [];
+  let checked = 0;
+  const at = (n: ts.Node) => `${name}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}: ${n.getText(sf).slice(0, 100)}`;
+  const check = (e: ts.Expression | undefined): void => {
+    if (!e) return;
+    checked++;
+    for (const lit of literalText(e)) if (hasWords(lit)) found.push(at(lit));
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && !l10n.isL10nCall(n)) {
+      const c = n.expression;
+      const fn = ts.isIdentifier(c) ? c.text : undefined;
+      const method = ts.isPropertyAccessExpression(c) ? c.name.text : undefined;
+      if (fn === 'h') {
+        const attrs = n.arguments[1];
+        if (attrs && ts.isObjectLiteralExpression(attrs)) {
+          for (const p of attrs.properties) {
+            const key = ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined;
+            if (key && TEXT_ATTRS.has(key)) check((p as ts.PropertyAssignment).initializer);
+          }
+        }
+        n.arguments.slice(2).forEach((a) => check(ts.isSpreadElement(a) ? undefined : a));
+      } else if (fn && fn in TEXT_ARGS) {
+        for (const i of TEXT_ARGS[fn]!) check(n.arguments[i]);
+      } else if (method === 'setAttribute' && n.arguments[0] && ts.isStringLiteral(n.arguments[0]) && TEXT_ATTRS.has(n.arguments[0].text)) {
+        check(n.arguments[1]);
+      } else if (method === 'append' || method === 'prepend' || method === 'replaceChildren') {
+        n.arguments.forEach((a) => check(ts.isSpreadElement(a) ? undefined : a));
+      }
+    }
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(n.left) && TEXT_PROPS.has(n.left.name.text)) check(n.right);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return { found, checked };
+}
+
+describe("the webview's text goes through l10n.t (@vscode/l10n)", () => {
+  it('the bundle has the webview keys', () => {
+    const fromWebview = l10n.findL10nCalls(root).calls.filter((c) => c.file.startsWith(`${l10n.WEBVIEW_DIR}/`));
+    assert.ok(fromWebview.length > 50, `only ${fromWebview.length} l10n.t calls found in ${l10n.WEBVIEW_DIR}/: is the walk still finding them?`);
+  });
+
+  it('the check finds literal words, and only words', () => {
+    const sf = ts.createSourceFile(
+      'sample.ts',
+      [
+        "h('span', { class: 'sl-chip sl-muted', title: 'Plain title' }, icon('pass'), ' no diagnostics');",
+        "h('div', { 'aria-label': ok ? 'Yes' : l10n.t('No') }, `${n} shown`, h('code', {}, data), x ?? 'fallback');",
+        "el.textContent = `${a} hidden`; button('go-to-file', 'Raw JSONL', l10n.t('Open')); el.setAttribute('placeholder', 'Type');",
+        // Not text: classes, codicons, roles, symbols, data, translated text.
+        "h('span', { class: 'codicon codicon-error', role: 'alert', 'aria-hidden': 'true', name: 'search' }, icon('error', l10n.t('Error')), '…', ' · ', `#${i}`, `Σ ${t}`, `$ ${cmd}`, data);",
+        "el.className = 'sl-tree-row'; el.setAttribute('aria-expanded', 'true'); el.title = l10n.t('Title {0}', x);",
+      ].join('\n'),
+      ts.ScriptTarget.Latest,
+      true,
+      ts.ScriptKind.TS,
+    );
+    const { found } = plainWebviewText(sf, 'sample.ts');
+    const texts = found.map((f) => f.replace(/^sample\.ts:\d+: /, ''));
+    assert.deepEqual(texts, ["'Plain title'", "' no diagnostics'", "'Yes'", '`${n} shown`', "'fallback'", '`${a} hidden`', "'Raw JSONL'", "'Type'"]);
+  });
+
+  it('no h() child, text attribute (title, aria-label, placeholder, alt), text helper argument or textContent is a plain literal with words', () => {
+    const found: string[] = [];
+    let checked = 0;
+    for (const file of l10n.webviewSources(root)) {
+      const r = plainWebviewText(l10n.parseSource(file), rel(file));
+      found.push(...r.found);
+      checked += r.checked;
+    }
+    assert.ok(checked > 100, `only ${checked} text positions found in ${l10n.WEBVIEW_DIR}/: is the walk still finding h() calls?`);
+    assert.deepEqual(found, [], "wrap these in l10n.t(…) from '@vscode/l10n' (a {0} placeholder for each variable part)");
+  });
+
+  it('webview/main.ts loads the translations before any module that renders', () => {
+    const sf = l10n.parseSource(join(root, l10n.WEBVIEW_DIR, 'main.ts'));
+    const imports = sf.statements.filter(ts.isImportDeclaration).filter((s) => !s.importClause?.isTypeOnly).map((s) => (s.moduleSpecifier as ts.StringLiteral).text);
+    const local = imports.filter((m) => m.startsWith('./') && !m.endsWith('.css'));
+    assert.equal(local[0], './l10nBundle', `the first local import of webview/main.ts must be ./l10nBundle (imports: ${imports.join(', ')})`);
+  });
+});
