@@ -134,9 +134,9 @@ test('streaming reader matches the in-memory reader, with lines spanning chunks'
   assert.deepEqual(kinds(a), [[2, 'blank'], [4, 'glued-records'], [5, 'invalid-json'], [6, 'torn-tail']]);
 });
 
-test('streaming reader: a newline on either side of each read boundary (64 KB first, then 1 MB reads)', async () => {
+test('streaming reader: a newline on either side of each read boundary (64 KB first, then 256 KB reads)', async () => {
   const FIRST = 1 << 16;
-  const NEXT = 1 << 20;
+  const NEXT = 1 << 18;
   // One line ends exactly where `boundary + shift` falls, then a few short lines follow.
   for (const boundary of [FIRST, FIRST + NEXT]) {
     for (const shift of [-2, -1, 0, 1, 2]) {
