@@ -346,26 +346,42 @@ class ChunkLines {
 
   /** `chunk[0, got)` holds the file's bytes from absolute offset `abs`. */
   feed(chunk: Buffer, got: number, abs: number): void {
-    const p = this.parser;
     let s = 0;
-    for (;;) {
-      const nl = chunk.indexOf(LF, s);
-      if (nl === -1 || nl >= got) break;
-      if (this.#carryLen > 0) {
-        const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, s, nl));
-        const len = this.#carryLen + (nl - s);
-        this.#carryLen = 0;
-        p.line(carry, 0, len, this.#carryStart, true);
-      } else {
-        p.line(chunk, s, nl, abs + s, true);
-      }
+    if (this.#carryLen > 0) {
+      // A line begun in an earlier read ends at this read's first `\n`, or goes on past it.
+      const nl = chunk.indexOf(LF);
+      if (nl === -1 || nl >= got) return this.#keep(chunk, 0, got, abs);
+      const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, 0, nl));
+      const len = this.#carryLen + nl;
+      this.#carryLen = 0;
+      this.parser.line(carry, 0, len, this.#carryStart, true);
       s = nl + 1;
     }
-    if (s < got) {
-      if (this.#carryLen === 0) this.#carryStart = abs + s;
-      this.#carry = appendTo(this.#carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), this.#carryLen, chunk, s, got);
-      this.#carryLen += got - s;
+    s = this.#wholeLines(chunk, s, got, abs);
+    if (s < got) this.#keep(chunk, s, got, abs);
+  }
+
+  /**
+   * Parses the whole lines of `chunk[s, got)`; returns where the unterminated rest begins. The
+   * hot loop, alone in its method: V8 optimises it while the first read is still in it, and
+   * code after a loop that has not run yet would be compiled to deoptimise (and then compiled
+   * again) on the next read.
+   */
+  #wholeLines(chunk: Buffer, s: number, got: number, abs: number): number {
+    const p = this.parser;
+    for (;;) {
+      const nl = chunk.indexOf(LF, s);
+      if (nl === -1 || nl >= got) return s;
+      p.line(chunk, s, nl, abs + s, true);
+      s = nl + 1;
     }
+  }
+
+  /** Keeps `chunk[s, got)`, the start of a line that continues in the next read. */
+  #keep(chunk: Buffer, s: number, got: number, abs: number): void {
+    if (this.#carryLen === 0) this.#carryStart = abs + s;
+    this.#carry = appendTo(this.#carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), this.#carryLen, chunk, s, got);
+    this.#carryLen += got - s;
   }
 
   /** Parses a final line without `\n`; returns the parser's result. */
