@@ -287,7 +287,7 @@ const CHUNK = 1 << 16;
 /**
  * Reads after a first full one: each read is a round trip through libuv's thread pool, and at
  * 64 KB a 5 MB session spends ~15% of its load time in those trips. Not larger: between two reads
- * V8 gets to collect, and with 1 MB reads a 46 MB session peaked ~15 MB higher.
+ * V8 gets to collect, and with 1 MB reads a 46 MB session peaked ~10 MB higher.
  */
 const BIG_CHUNK = 1 << 18;
 
