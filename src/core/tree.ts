@@ -46,8 +46,6 @@ export interface TreeIndex {
   lineOf(id: string): number;
   /** Children in file order. O(children). */
   children(id: string): SessionEntry[];
-  /** The ids of children(id), without building the entry list first. */
-  childIds(id: string): string[];
   // ---- by position in `entries` (for walks over a whole 100k-entry tree without string keys) ----
   /** Positions of the roots, file order. */
   readonly rootPositions: readonly number[];
@@ -251,17 +249,6 @@ class ArrayTreeIndex implements TreeIndex {
     if (i === -1) return out;
     const { firstChild, nextSibling, entries } = this.#s;
     for (let c = firstChild[i]!; c !== -1; c = nextSibling[c]!) out.push(entries[c]!);
-    return out;
-  }
-  childIds(id: string): string[] {
-    const i = this.#at(id);
-    const out: string[] = [];
-    if (i === -1) return out;
-    const { firstChild, nextSibling, entries } = this.#s;
-    for (let c = firstChild[i]!; c !== -1; c = nextSibling[c]!) {
-      const cid = idOf(entries[c]!);
-      if (cid !== undefined) out.push(cid);
-    }
     return out;
   }
   pathIndices(id: string): Int32Array {

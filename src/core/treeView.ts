@@ -38,9 +38,6 @@ export interface ViewEntry {
 
 /** A read-only view of a session's entry tree: what the branch tree needs from the core's index. */
 export interface TreeSource {
-  /** Entry ids without a (readable) parent, in file order. */
-  readonly roots: readonly string[];
-  childrenOf(id: string): readonly string[];
   /** The effective parent in the tree (null for roots, orphans and cut cycles). */
   parentOf(id: string): string | null;
   entry(id: string): ViewEntry | undefined;
@@ -48,6 +45,8 @@ export interface TreeSource {
   labelOf(id: string): string | undefined;
   /** The default leaf (the last entry in file order, Part B §7), or null for an empty session. */
   readonly leafId: string | null;
+  /** The index all of this reads (computeVisibleTree walks it by position: roots, children). */
+  readonly index: TreeIndex;
 }
 
 const SETTINGS_TYPES = new Set(['label', 'custom', 'model_change', 'thinking_level_change', 'session_info', 'context_edit']);
@@ -226,76 +225,122 @@ export interface VisibleOptions {
 }
 
 /**
- * The tree of visible entries: an entry hidden by the filter or search passes its place to its
- * children, which hang under the nearest visible ancestor (as in pi's recalculateVisualStructure).
- * Iterative, and total: a cycle or a repeated id is visited once.
+ * The visible tree by position in `index.entries`, as linked lists: `first[a]` is the first
+ * visible child of visible entry `a`, `next[c]` the sibling after `c`, `top` the first visible
+ * root (-1 for none). An entry hidden by the filter or search passes its place to its children,
+ * which hang under the nearest visible ancestor (as in pi's recalculateVisualStructure). At
+ * every level the child on the active path (root → `leafId`) comes first, then file order.
+ *
+ * One walk over typed arrays, no string-keyed maps: the editor runs it over the whole session on
+ * open and on every live refresh. The index has already cut cycles and set duplicates aside, so
+ * each entry is visited once; entries without an id cannot be rows and are skipped.
  */
-export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): VisibleTree {
-  const activePath = new Set<string>();
-  for (let id: string | null | undefined = src.leafId; id && !activePath.has(id); ) {
-    activePath.add(id);
-    id = src.parentOf(id);
-  }
-  const parent = new Map<string, string | null>();
-  const top: string[] = [];
-  const children = new Map<string | null, string[]>([[null, top]]);
-  const seen = new Set<string>();
+export interface VisibleForest {
+  top: number;
+  first: Int32Array;
+  next: Int32Array;
+  /** Nearest visible ancestor of each visible entry (-1 for the top); -2 for the rest. */
+  anchor: Int32Array;
+  /** The visible entries in the order the walk met them (parents before children). */
+  order: Int32Array;
+  /** onPath[i] = 1 for the entries on the path from the root to the leaf. */
+  onPath: Uint8Array;
+  /** Position of `leafId`, or -1. */
+  leafPos: number;
+  /** How many entries the filter and search hide. */
+  hidden: number;
+}
+
+export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: string | null): VisibleForest {
+  const entries = index.entries as readonly ViewEntry[];
+  const n = entries.length;
+  const leafPos = leafId === null ? -1 : index.indexOf(leafId);
+  const onPath = new Uint8Array(n);
+  for (let i = leafPos; i !== -1; i = index.parentAt(i)) onPath[i] = 1;
+  const hasId = (i: number): boolean => typeof entries[i]!.id === 'string';
+
+  const first = new Int32Array(n).fill(-1);
+  const last = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n).fill(-1);
+  const anchorOf = new Int32Array(n).fill(-2);
+  const order = new Int32Array(n);
+  let visibleCount = 0;
+  let top = -1;
+  let topLast = -1;
   let hidden = 0;
-  // Depth-first, children of the active branch first. Two parallel stacks (id, nearest visible
-  // ancestor) rather than a pair per entry: a 100k-entry session is walked on every refresh.
-  const ids: string[] = [];
-  const anchors: (string | null)[] = [];
-  /** Pushes `kids` so that they pop active branch first, then in file order. */
-  const pushOrdered = (kids: readonly string[], anchor: string | null): void => {
+  // Depth-first over two parallel stacks (position, nearest visible ancestor).
+  const stackPos: number[] = [];
+  const stackAnchor: number[] = [];
+  /** Pushes `kids` (file order) so that the one on the active path pops first, then the rest in file order. */
+  const pushOrdered = (kids: readonly number[], anchor: number): void => {
     let active = -1;
-    for (let i = 0; i < kids.length; i++) {
-      if (activePath.has(kids[i]!)) {
-        active = i;
-        break;
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const c = kids[k]!;
+      if (!hasId(c)) continue;
+      if (onPath[c] === 1 && active === -1) active = c;
+      else {
+        stackPos.push(c);
+        stackAnchor.push(anchor);
       }
     }
-    for (let i = kids.length - 1; i >= 0; i--) {
-      if (i === active) continue;
-      ids.push(kids[i]!);
-      anchors.push(anchor);
-    }
     if (active !== -1) {
-      ids.push(kids[active]!);
-      anchors.push(anchor);
+      stackPos.push(active);
+      stackAnchor.push(anchor);
     }
   };
-  pushOrdered(src.roots, null);
-  while (ids.length > 0) {
-    const id = ids.pop()!;
-    const anchor = anchors.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const e = src.entry(id);
-    if (!e) continue;
-    const label = src.labelOf(id);
-    const visible =
-      passesFilter(e, opts.filter, label, id === src.leafId) &&
-      (opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
-    let next = anchor;
+  const kids: number[] = [];
+  pushOrdered(index.rootPositions, -1);
+  while (stackPos.length > 0) {
+    const i = stackPos.pop()!;
+    const anchor = stackAnchor.pop()!;
+    const e = entries[i]!;
+    const label = index.labels.get(e.id);
+    const visible = passesFilter(e, opts.filter, label, i === leafPos) && (opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
+    let below = anchor;
     if (visible) {
-      parent.set(id, anchor);
-      const siblings = children.get(anchor);
-      if (siblings) siblings.push(id);
-      else children.set(anchor, [id]);
-      next = id;
+      if (anchor === -1) {
+        if (topLast === -1) top = i;
+        else next[topLast] = i;
+        topLast = i;
+      } else {
+        if (last[anchor] === -1) first[anchor] = i;
+        else next[last[anchor]!] = i;
+        last[anchor] = i;
+      }
+      anchorOf[i] = anchor;
+      order[visibleCount++] = i;
+      below = i;
     } else {
       hidden++;
     }
-    pushOrdered(src.childrenOf(id), next);
+    kids.length = 0;
+    for (let c = index.firstChildAt(i); c !== -1; c = index.nextSiblingAt(c)) kids.push(c);
+    pushOrdered(kids, below);
   }
-  // Siblings gathered through hidden entries can lose the active-first order; restore it.
-  for (const [key, kids] of children) if (kids.length > 1) children.set(key, stableActiveFirst(kids, activePath));
-  return { parent, children, activePath, hidden };
+  return { top, first, next, anchor: anchorOf, order: order.subarray(0, visibleCount), onPath, leafPos, hidden };
 }
 
-function stableActiveFirst(ids: string[], activePath: Set<string>): string[] {
-  const active = ids.filter((id) => activePath.has(id));
-  return active.length === 0 || active.length === ids.length ? ids : [...active, ...ids.filter((id) => !activePath.has(id))];
+/** The visible tree with ids as keys (the Sessions view's rows and the search), built from visibleForest. */
+export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): VisibleTree {
+  const { index } = src;
+  const f = visibleForest(index, opts, src.leafId);
+  const idAt = (i: number): string => (index.entries[i] as ViewEntry).id;
+  const parent = new Map<string, string | null>();
+  const children = new Map<string | null, string[]>();
+  const list = (firstChild: number): string[] => {
+    const out: string[] = [];
+    for (let c = firstChild; c !== -1; c = f.next[c]!) out.push(idAt(c));
+    return out;
+  };
+  children.set(null, list(f.top));
+  for (const i of f.order) {
+    const a = f.anchor[i]!;
+    parent.set(idAt(i), a === -1 ? null : idAt(a));
+    if (f.first[i] !== -1) children.set(idAt(i), list(f.first[i]!));
+  }
+  const activePath = new Set<string>();
+  for (let i = f.leafPos; i !== -1; i = index.parentAt(i)) activePath.add(idAt(i));
+  return { parent, children, activePath, hidden: f.hidden };
 }
 
 /**
@@ -348,12 +393,11 @@ export function runTitle(src: TreeSource, ids: readonly string[], max = 80, l10n
 /** The view of the core's tree index (src/core/tree.ts) that the branch tree reads. */
 export function treeSourceFromIndex(index: TreeIndex): TreeSource {
   return {
-    roots: index.roots,
-    childrenOf: (id) => index.childIds(id),
     parentOf: (id) => index.parentOf(id),
     entry: (id) => index.get(id) as ViewEntry | undefined,
     labelOf: (id) => index.labels.get(id),
     leafId: index.defaultLeafId,
+    index,
   };
 }
 

@@ -68,9 +68,9 @@ describe('session editor windows', () => {
 // ---- the editor's flattened tree against the Sessions view's visible tree ----
 
 /**
- * The rows as the Sessions view's computeVisibleTree defines the visible tree, flattened with
- * the editor's rule (a fork's first child continues the line, the others follow one level
- * deeper). A plain string-keyed reference for flattenTree's position-based walk.
+ * The rows as the Sessions view's computeVisibleTree (its id-keyed maps) shows the visible tree,
+ * flattened with the editor's rule (a fork's first child continues the line, the others follow
+ * one level deeper): a plain reference for flattenTree's position-based flattening.
  */
 function referenceRows(index: TreeIndex, filter: TreeFilterMode, search: string, leaf: string | null) {
   const src = { ...treeSourceFromIndex(index), leafId: leaf };

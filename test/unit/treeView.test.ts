@@ -65,8 +65,8 @@ const forked: ViewEntry[] = [
 describe('treeSourceFromIndex', () => {
   it('builds roots, children, labels and the leaf in file order', () => {
     const src = indexEntries(forked);
-    assert.deepEqual(src.roots, ['a']);
-    assert.deepEqual(src.childrenOf('d'), ['h', 'e']);
+    assert.deepEqual(src.index.roots, ['a']);
+    assert.deepEqual(src.index.children('d').map((e) => e.id), ['h', 'e']);
     assert.equal(src.labelOf('e'), 'good');
     assert.equal(src.leafId, 'g');
   });
@@ -80,7 +80,7 @@ describe('treeSourceFromIndex', () => {
       user('s', 's', 'self'),
     ]);
     assert.equal(src.labelOf('a'), undefined);
-    assert.deepEqual(src.roots, ['a', 'o', 's']);
+    assert.deepEqual(src.index.roots, ['a', 'o', 's']);
   });
 });
 

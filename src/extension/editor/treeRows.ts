@@ -1,14 +1,11 @@
-// The editor's branch tree as flat rows: the Sessions view's filters and search (core/treeView)
-// applied to the core's tree index, then flattened depth-first so the webview can window it.
-// A linear run stays at one indentation; only side branches indent, so a 100k-entry
-// chain is a flat list instead of a 100k-deep staircase.
-//
-// It walks the index by position (typed arrays, no string-keyed maps): it runs on open and on
-// every live refresh, over the whole session. The visible tree is the one the Sessions view
-// builds with computeVisibleTree (a hidden entry passes its place to its children; the active
-// branch comes first, then file order) — test/unit/editorWindows.test.ts checks they agree.
+// The editor's branch tree as flat rows: the Sessions view's filters and search applied to the
+// core's tree index (visibleForest, the walk the Sessions view's computeVisibleTree is built on),
+// then flattened depth-first so the webview can window it. A linear run stays at one
+// indentation; only side branches indent, so a 100k-entry chain is a flat list instead of a
+// 100k-deep staircase. Positions and typed arrays throughout: this runs on open and on every
+// live refresh, over the whole session.
 import type { TreeIndex } from '../../core/tree';
-import { entryPreview, matchesSearch, passesFilter, roleOf, searchHaystack, tokenizeSearch, type ViewEntry } from '../../core/treeView';
+import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../core/treeView';
 import type { TreeFilter, TreeRow } from '../../protocol/messages';
 
 export interface FlatTree {
@@ -26,93 +23,16 @@ export interface FlatTree {
 
 export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string, selectedLeaf: string | null): FlatTree {
   const entries = index.entries as readonly ViewEntry[];
-  const n = entries.length;
-  const tokens = tokenizeSearch(search);
-  const leafPos = selectedLeaf === null ? -1 : index.indexOf(selectedLeaf);
-  const onPath = new Uint8Array(n);
-  for (let i = leafPos; i !== -1; i = index.parentAt(i)) onPath[i] = 1;
-  const hasId = (i: number): boolean => typeof entries[i]!.id === 'string';
+  const { top, first: visFirst, next: visNext, onPath, leafPos, hidden } = visibleForest(index, { filter, tokens: tokenizeSearch(search) }, selectedLeaf);
 
-  // 1. The visible tree, as linked lists of positions: visFirst[a] → visNext[c] → … (a = -1 is
-  // the top, kept in topFirst/topLast). Depth-first from the roots with the nearest visible
-  // ancestor as anchor; at every node the child on the active path is visited first, so each
-  // anchor's list comes out active branch first, then in file order.
-  const visFirst = new Int32Array(n).fill(-1);
-  const visLast = new Int32Array(n).fill(-1);
-  const visNext = new Int32Array(n).fill(-1);
-  let topFirst = -1;
-  let topLast = -1;
-  let hidden = 0;
-  const stackPos: number[] = [];
-  const stackAnchor: number[] = [];
-  const pushOrdered = (first: number, anchor: number): void => {
-    // children of one node, pushed so they pop active first, then in file order
-    const from = stackPos.length;
-    let active = -1;
-    for (let c = first; c !== -1; c = index.nextSiblingAt(c)) {
-      if (!hasId(c)) continue;
-      if (active === -1 && onPath[c] === 1) active = c;
-      else stackPos.push(c);
-    }
-    // reverse what was pushed (file order) so the first child pops first
-    for (let a = from, b = stackPos.length - 1; a < b; a++, b--) {
-      const t = stackPos[a]!;
-      stackPos[a] = stackPos[b]!;
-      stackPos[b] = t;
-    }
-    for (let k = from; k < stackPos.length; k++) stackAnchor.push(anchor);
-    if (active !== -1) {
-      stackPos.push(active);
-      stackAnchor.push(anchor);
-    }
-  };
-  const roots = index.rootPositions;
-  for (let k = roots.length - 1; k >= 0; k--) {
-    // roots, like children: active first, then file order
-    const r = roots[k]!;
-    if (!hasId(r) || onPath[r] === 1) continue;
-    stackPos.push(r);
-    stackAnchor.push(-1);
-  }
-  for (const r of roots) {
-    if (hasId(r) && onPath[r] === 1) {
-      stackPos.push(r);
-      stackAnchor.push(-1);
-      break;
-    }
-  }
-  while (stackPos.length > 0) {
-    const i = stackPos.pop()!;
-    const anchor = stackAnchor.pop()!;
-    const e = entries[i]!;
-    const label = index.labels.get(e.id);
-    const visible = passesFilter(e, filter, label, i === leafPos) && (tokens.length === 0 || matchesSearch(searchHaystack(e, label), tokens));
-    let next = anchor;
-    if (visible) {
-      if (anchor === -1) {
-        if (topLast === -1) topFirst = i;
-        else visNext[topLast] = i;
-        topLast = i;
-      } else {
-        if (visLast[anchor] === -1) visFirst[anchor] = i;
-        else visNext[visLast[anchor]!] = i;
-        visLast[anchor] = i;
-      }
-      next = i;
-    } else {
-      hidden++;
-    }
-    pushOrdered(index.firstChildAt(i), next);
-  }
-
-  // 2. Rows. At a fork the first child (the active path when it runs through here, else the
+  // At a fork the first child (the active path when it runs through here, else the
   // oldest branch) continues at the same indentation; the other branches are listed right after
   // the fork point, one level deeper, and then the main line resumes. A 100k-entry session with
   // hundreds of side branches thus stays readable: its main line never drifts to the right.
   const ids: string[] = [];
   const depthList: number[] = [];
   const forkList: number[] = [];
-  const rowAt = new Int32Array(n).fill(-1);
+  const rowAt = new Int32Array(entries.length).fill(-1);
   const rowPos: number[] = [];
   const rowDepth: number[] = [];
   const rowFork: number[] = [];
@@ -134,7 +54,7 @@ export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string
       rowPos[b] = t;
     }
   };
-  pushChildren(topFirst, 0);
+  pushChildren(top, 0);
   while (rowPos.length > 0) {
     const i = rowPos.pop()!;
     const depth = rowDepth.pop()!;
