@@ -11,9 +11,9 @@
 //    RSS of that same process right before loading starts, `peakRssMB` the kernel's maxRSS of
 //    the whole process (startup, load+index and the context build included).
 import { readFileSync } from 'node:fs';
-import { loadSessionFile } from '../src/core/load';
-import { buildTreeIndex } from '../src/core/tree';
-import { buildSessionContext } from '../src/core/context';
+import { loadSessionFile } from '../src/core/formats/xcsh/load';
+import { buildTreeIndex } from '../src/core/tree/tree';
+import { buildSessionContext } from '../src/core/formats/xcsh/context';
 
 const [mode, file, repsArg] = process.argv.slice(2);
 const reps = Number(repsArg ?? '1');

@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from './generate';
-import { openSessionDocument, refreshSessionDocument } from '../src/core/document';
+import { openSessionDocument, refreshSessionDocument } from '../src/core/formats/xcsh/document';
 
 interface Measure {
   ms: number;

@@ -1,7 +1,7 @@
 // Shared CLI plumbing: errors that carry `file:line`, output helpers, option parsing.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stat } from 'node:fs/promises';
-import { BlobStore } from '../core/blobs';
+import { BlobStore } from '../core/formats/xcsh/blobs';
 
 /** An error the CLI reports as `file:line: message` (exit 1), or a usage error (exit 2). */
 export class CliError extends Error {

@@ -2,7 +2,7 @@
 // Line numbers are 1-based physical lines of the file (a title line counts as line 1).
 
 export type DiagnosticKind =
-  // reader (src/core/jsonl.ts)
+  // reader (src/core/formats/xcsh/jsonl.ts)
   | 'blank' // an empty or whitespace-only line (skipped)
   | 'invalid-json' // a line that could not be parsed, nor split into records (skipped, kept verbatim on rewrite)
   | 'glued-records' // `{…}{…}` on one line, split and recovered
@@ -10,7 +10,7 @@ export type DiagnosticKind =
   | 'not-an-object' // valid JSON that is not an object (array, string, number…)
   | 'bom' // a UTF-8 byte-order mark before the first record
   | 'title-line' // the oh-my-pi fixed-width `{"type":"title"}` first line (skipped; header read from line 2)
-  // session loader (src/core/load.ts)
+  // session loader (src/core/formats/xcsh/load.ts)
   | 'no-header' // a non-empty file whose first record is not a valid session header: damaged, read-only
   | 'invalid-header' // a header record that exists but fails validation
   | 'unsupported-version' // header version above the newest we can write: read-only
@@ -18,7 +18,7 @@ export type DiagnosticKind =
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
   | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
-  // tree index (src/core/tree.ts)
+  // tree index (src/core/tree/tree.ts)
   | 'duplicate-id' // two entries share an id (the last one wins)
   | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
   | 'cycle'; // a parentId chain that loops (the walk stops at the first repeated id)

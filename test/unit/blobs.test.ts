@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlobStore, defaultBlobDir, findBlobRefs, isBlobRef, parseBlobRef, resolveImageData } from '../../src/core/blobs';
-import type { SessionEntry } from '../../src/core/schemas';
+import { BlobStore, defaultBlobDir, findBlobRefs, isBlobRef, parseBlobRef, resolveImageData } from '../../src/core/formats/xcsh/blobs';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 
 const store = () => new BlobStore(join(mkdtempSync(join(tmpdir(), 'loom-blobs-')), 'blobs'));
 const H = 'a'.repeat(64);

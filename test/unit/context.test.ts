@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSessionContext } from '../../src/core/context';
-import { buildTreeIndex } from '../../src/core/tree';
-import { loadSessionFile } from '../../src/core/load';
-import type { SessionEntry } from '../../src/core/schemas';
+import { buildSessionContext } from '../../src/core/formats/xcsh/context';
+import { buildTreeIndex } from '../../src/core/tree/tree';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { fixture } from '../helpers/fixtures';
 import { FIXTURE_EXPECTATIONS } from '../cli/fixture-expectations';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cwdDirNames, decodeCwd, encodeCwd, encodeCwdLegacy } from '../../src/core/cwd';
+import { cwdDirNames, decodeCwd, encodeCwd, encodeCwdLegacy } from '../../src/core/formats/xcsh/cwd';
 
 const opts = { home: '/home/ann', tmp: '/tmp' };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSessionRoots, findMostRecentSession, getRecentSessions, groupByProject, idFromFileName, list, listAll, readSessionInfo } from '../../src/core/discovery';
+import { defaultSessionRoots, findMostRecentSession, getRecentSessions, groupByProject, idFromFileName, list, listAll, readSessionInfo } from '../../src/core/discovery/discovery';
 
 function session(file: string, header: Record<string, unknown>, entries: unknown[], ageSec = 0): void {
   writeFileSync(file, [JSON.stringify({ type: 'session', version: 3, timestamp: '2026-01-01T00:00:00.000Z', ...header }), ...entries.map((e) => JSON.stringify(e))].join('\n') + '\n');

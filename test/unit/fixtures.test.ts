@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
-import { loadSessionFile } from '../../src/core/load';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
 
 interface Expect {

@@ -1,4 +1,4 @@
-// Incremental tail loading (src/core/tail.ts, TreeIndex.append, refreshSessionDocument): after any
+// Incremental tail loading (src/core/formats/xcsh/tail.ts, TreeIndex.append, refreshSessionDocument): after any
 // sequence of appends — cut at line boundaries or mid-line, mid-character even — the refreshed
 // document must equal a full load of the file as it now is, in everything it exposes.
 import { test } from 'node:test';
@@ -7,10 +7,10 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, truncate
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
-import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../src/core/document';
-import { loadSessionFromText } from '../../src/core/load';
-import type { SessionEntry } from '../../src/core/schemas';
-import { buildTreeIndex, type TreeIndex } from '../../src/core/tree';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../src/core/formats/xcsh/document';
+import { loadSessionFromText } from '../../src/core/formats/xcsh/load';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
 import { fixtureFiles } from '../helpers/fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-incr-'));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJsonlLenient, readJsonlFile, readJsonlPrefix, splitGlued } from '../../src/core/jsonl';
+import { parseJsonlLenient, readJsonlFile, readJsonlPrefix, splitGlued } from '../../src/core/formats/xcsh/jsonl';
 
 const kinds = (r: { diagnostics: { line: number; kind: string }[] }) => r.diagnostics.map((d) => [d.line, d.kind]);
 const tmp = () => mkdtempSync(join(tmpdir(), 'loom-jsonl-'));

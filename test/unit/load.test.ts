@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSessionFile, loadSessionFromText } from '../../src/core/load';
-import { BlobStore, sha256Hex } from '../../src/core/blobs';
+import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
+import { BlobStore, sha256Hex } from '../../src/core/formats/xcsh/blobs';
 
 const kinds = (l: { diagnostics: { line: number; kind: string }[] }) => l.diagnostics.map((d) => [d.line, d.kind]);
 const H3 = '{"type":"session","version":3,"id":"s","cwd":"/w"}';

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSessionFile } from '../../src/core/load';
-import { SessionManager, SessionFileError } from '../../src/core/manager';
-import { MemorySessionStorage } from '../../src/core/storage-memory';
-import { FileSessionStorage } from '../../src/core/storage-file';
-import type { SessionStorage } from '../../src/core/storage';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { SessionManager, SessionFileError } from '../../src/core/formats/xcsh/manager';
+import { MemorySessionStorage } from '../../src/core/store/memoryStorage';
+import { FileSessionStorage } from '../../src/core/store/fileStorage';
+import type { SessionStorage } from '../../src/core/store/storage';
 import { fixture } from '../helpers/fixtures';
 
 const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });

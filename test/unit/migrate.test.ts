@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrateSession } from '../../src/core/migrate';
-import type { SessionEntry, SessionHeader } from '../../src/core/schemas';
+import { migrateSession } from '../../src/core/formats/xcsh/migrate';
+import type { SessionEntry, SessionHeader } from '../../src/core/formats/xcsh/schemas';
 
 const v1Header = (): SessionHeader => ({ type: 'session', id: 's1', timestamp: '2025-01-01T00:00:00Z', cwd: '/w' });
 const msg = (role: string, text = 'x') => ({ type: 'message', timestamp: 't', message: { role, content: text } }) as unknown as SessionEntry;

@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { BlobStore } from '../../src/core/blobs';
-import { externalizeImages, MAX_PERSIST_CHARS, prepareEntryForPersist, TRUNCATION_NOTICE, truncateForPersist } from '../../src/core/persist';
+import { BlobStore } from '../../src/core/formats/xcsh/blobs';
+import { externalizeImages, MAX_PERSIST_CHARS, prepareEntryForPersist, TRUNCATION_NOTICE, truncateForPersist } from '../../src/core/formats/xcsh/persist';
 import { fixture } from '../helpers/fixtures';
 
 test('notice is byte-for-byte Part B §8', () => {

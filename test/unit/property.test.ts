@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseJsonlLenient } from '../../src/core/jsonl';
-import { loadSessionFile, loadSessionFromText } from '../../src/core/load';
-import { migrateSession } from '../../src/core/migrate';
-import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/persist';
-import { rewriteSessionFile, writeNewSessionFile } from '../../src/core/rewrite';
-import type { SessionEntry, SessionHeader } from '../../src/core/schemas';
+import { parseJsonlLenient } from '../../src/core/formats/xcsh/jsonl';
+import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
+import { migrateSession } from '../../src/core/formats/xcsh/migrate';
+import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/formats/xcsh/persist';
+import { rewriteSessionFile, writeNewSessionFile } from '../../src/core/store/rewrite';
+import type { SessionEntry, SessionHeader } from '../../src/core/formats/xcsh/schemas';
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const TYPES = ['message', 'custom', 'label', 'compaction', 'model_change', 'brand_new_type'];

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { readJsonlFile, readJsonlPrefix, parseJsonlLenient } from '../../src/core/jsonl';
-import { loadSessionFile } from '../../src/core/load';
-import { BlobStore } from '../../src/core/blobs';
-import { FileSessionStorage } from '../../src/core/storage-file';
+import { readJsonlFile, readJsonlPrefix, parseJsonlLenient } from '../../src/core/formats/xcsh/jsonl';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { BlobStore } from '../../src/core/formats/xcsh/blobs';
+import { FileSessionStorage } from '../../src/core/store/fileStorage';
 import { fixtureFiles } from '../helpers/fixtures';
 
 const hash = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');

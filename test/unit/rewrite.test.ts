@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSessionFile, type LoadedSession } from '../../src/core/load';
-import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError, writeNewSessionFile } from '../../src/core/rewrite';
-import type { SessionEntry } from '../../src/core/schemas';
+import { loadSessionFile, type LoadedSession } from '../../src/core/formats/xcsh/load';
+import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError, writeNewSessionFile } from '../../src/core/store/rewrite';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { fixture } from '../helpers/fixtures';
 
 const dirs = () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidHeader, validateEntry, entryIs, type SessionEntry } from '../../src/core/schemas';
-import { loadSessionFile } from '../../src/core/load';
+import { isValidHeader, validateEntry, entryIs, type SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture } from '../helpers/fixtures';
 
 test('header validity per Part A', () => {

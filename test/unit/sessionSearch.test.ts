@@ -11,10 +11,10 @@ import {
   sessionShown,
   titleMatches,
   type SessionSearchHit,
-} from '../../src/core/sessionSearch';
-import { buildTreeIndex } from '../../src/core/tree';
-import type { SessionEntry } from '../../src/core/schemas';
-import { segmentsUnder, tokenizeSearch, treeSourceFromIndex, type ViewEntry } from '../../src/core/treeView';
+} from '../../src/core/discovery/sessionSearch';
+import { buildTreeIndex } from '../../src/core/tree/tree';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { segmentsUnder, tokenizeSearch, treeSourceFromIndex, type ViewEntry } from '../../src/core/tree/treeView';
 
 const msg = (id: string, parentId: string | null, role: string, text: string): ViewEntry => ({
   type: 'message',

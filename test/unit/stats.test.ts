@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeSessionStats } from '../../src/core/stats';
-import type { SessionEntry } from '../../src/core/schemas';
-import { loadSessionFile } from '../../src/core/load';
+import { computeSessionStats } from '../../src/core/formats/xcsh/stats';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture } from '../helpers/fixtures';
 
 const E = (o: Record<string, unknown>) => o as SessionEntry;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTitle, InvalidTitleError, requireTitle, sanitizeTitle } from '../../src/core/title';
-import type { SessionHeader } from '../../src/core/schemas';
+import { applyTitle, InvalidTitleError, requireTitle, sanitizeTitle } from '../../src/core/formats/xcsh/title';
+import type { SessionHeader } from '../../src/core/formats/xcsh/schemas';
 
 test('C0 controls (tab, newline, NUL) become spaces and collapse', () => {
   assert.equal(sanitizeTitle('a\tb\n\nc\u0000d'), 'a b c d');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTreeIndex } from '../../src/core/tree';
-import type { SessionEntry } from '../../src/core/schemas';
+import { buildTreeIndex } from '../../src/core/tree/tree';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 
 const ts = '2026-02-16T10:20:30.000Z';
 function msg(id: string, parentId: string | null, role = 'user', extra: Record<string, unknown> = {}): SessionEntry {

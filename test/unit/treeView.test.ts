@@ -16,9 +16,9 @@ import {
   segmentsUnder,
   tokenizeSearch,
   type ViewEntry,
-} from '../../src/core/treeView';
-import { buildTreeIndex } from '../../src/core/tree';
-import type { SessionEntry } from '../../src/core/schemas';
+} from '../../src/core/tree/treeView';
+import { buildTreeIndex } from '../../src/core/tree/tree';
+import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 
 const indexEntries = (entries: ViewEntry[]) => treeSourceFromIndex(buildTreeIndex(entries as SessionEntry[]));
 

@@ -1,13 +1,13 @@
 // Read-only subcommands: context, entries, tree, ls, doctor. Nothing here writes.
 import { stat } from 'node:fs/promises';
-import { resolveImageData, type BlobStore } from '../../core/blobs';
-import type { ContextMessage } from '../../core/context';
+import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
+import type { ContextMessage } from '../../core/formats/xcsh/context';
 import { formatDiagnostic, severityOf } from '../../core/diagnostics';
-import { groupByProject, listAll } from '../../core/discovery';
-import { openSessionDocument, type SessionDocument } from '../../core/document';
-import type { SessionEntry } from '../../core/schemas';
-import { contentText } from '../../core/stats';
-import type { TreeIndex } from '../../core/tree';
+import { groupByProject, listAll } from '../../core/discovery/discovery';
+import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
+import type { SessionEntry } from '../../core/formats/xcsh/schemas';
+import { contentText } from '../../core/formats/xcsh/stats';
+import type { TreeIndex } from '../../core/tree/tree';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {

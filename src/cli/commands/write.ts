@@ -1,14 +1,14 @@
 // Writing subcommands: migrate, relabel, title. Every write goes through part 1's guarded paths
 // (Part C §3): size+mtime must match what was read, and a live file is refused unless --force.
 import { stat } from 'node:fs/promises';
-import { generateEntryId } from '../../core/ids';
-import { readJsonlPrefix } from '../../core/jsonl';
-import { loadSessionFile } from '../../core/load';
-import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/rewrite';
-import { assertNotLive } from '../../core/rewrite-guard';
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/schemas';
-import { applyTitle, sanitizeTitle } from '../../core/title';
-import { buildTreeIndex } from '../../core/tree';
+import { generateEntryId } from '../../core/formats/xcsh/ids';
+import { readJsonlPrefix } from '../../core/formats/xcsh/jsonl';
+import { loadSessionFile } from '../../core/formats/xcsh/load';
+import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/store/rewrite';
+import { assertNotLive } from '../../core/store/rewriteGuard';
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
+import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
+import { buildTreeIndex } from '../../core/tree/tree';
 import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {

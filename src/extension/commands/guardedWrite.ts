@@ -5,7 +5,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { assertNotLive, assertUnchanged, RewriteRefusedError, type FileFingerprint } from '../../core/rewrite-guard';
+import { assertNotLive, assertUnchanged, RewriteRefusedError, type FileFingerprint } from '../../core/store/rewriteGuard';
 import { prompts, writeAnyway } from './prompts';
 
 // `action` in these helpers is the command's name, already localized ("Relabel Entry"…).

@@ -1,6 +1,6 @@
 // The read-only commands of the Sessions view: filters, search, reveal, copy, refresh, roots.
 import * as vscode from 'vscode';
-import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/treeView';
+import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
 import type { LoomNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { prompts } from './prompts';

@@ -1,7 +1,7 @@
 // One webview showing a SessionDocument: validates what the webview sends, answers its requests
 // from the document's current snapshot, and forwards reloads and leaf selections to it.
 import * as vscode from 'vscode';
-import { resolveImageData } from '../../core/blobs';
+import { resolveImageData } from '../../core/formats/xcsh/blobs';
 import {
   HostToWebviewSchema,
   WebviewToHostSchema,

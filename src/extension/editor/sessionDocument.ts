@@ -1,13 +1,13 @@
 // One open session file, shared by every editor that shows it. Loads in the background (the
 // webview paints its frame first), follows the file as it grows, and answers window requests
 // from its current snapshot. Growth is read incrementally: only the appended tail is parsed and
-// indexed (src/core/tail.ts), with a full reload whenever the file changed in any other way.
+// indexed (src/core/formats/xcsh/tail.ts), with a full reload whenever the file changed in any other way.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BlobStore, defaultBlobDir } from '../../core/blobs';
-import { openSessionDocument, refreshSessionDocument, type SessionDocument as CoreDocument } from '../../core/document';
+import { BlobStore, defaultBlobDir } from '../../core/formats/xcsh/blobs';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument as CoreDocument } from '../../core/formats/xcsh/document';
 import type { TreeFilter } from '../../protocol/messages';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './sessionSnapshot';

@@ -4,8 +4,8 @@
 // indentation; only side branches indent, so a 100k-entry chain is a flat list instead of a
 // 100k-deep staircase. Positions and typed arrays throughout: this runs on open and on every
 // live refresh, over the whole session.
-import type { TreeIndex } from '../../core/tree';
-import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../core/treeView';
+import type { TreeIndex } from '../../core/tree/tree';
+import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../core/tree/treeView';
 import type { TreeFilter, TreeRow } from '../../protocol/messages';
 
 export interface FlatTree {

@@ -2,7 +2,7 @@
 // the session's diagnostic and info rows. Each node is created once per id (`<file>#<entryId>`,
 // `<file>#run:<firstId>`…) and reused, so `fire(node)` and `reveal(node)` name the object VS Code
 // already knows; and each session's visible tree is memoised per document stamp, filter and search.
-import { computeVisibleTree, segmentsUnder, type BranchNode, type TreeFilterMode, type VisibleTree } from '../../core/treeView';
+import { computeVisibleTree, segmentsUnder, type BranchNode, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
 import type { SessionDoc, SessionDocuments } from './documents';
 import { EntryNode, RunNode, type DiagnosticNode, type InfoNode, type LoomNode, type SessionNode } from './nodes';
 

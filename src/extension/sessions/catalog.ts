@@ -5,9 +5,9 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeCwd } from '../../core/cwd';
-import { defaultSessionRoots, readSessionInfo } from '../../core/discovery';
-import { CURRENT_SESSION_VERSION } from '../../core/schemas';
+import { decodeCwd } from '../../core/formats/xcsh/cwd';
+import { defaultSessionRoots, readSessionInfo } from '../../core/discovery/discovery';
+import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
 
 export function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;

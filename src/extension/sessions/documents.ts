@@ -2,14 +2,14 @@
 // The view loads a session when its row is expanded, hovered or revealed, and while a search
 // scans the sessions (which releases again what did not match). A changed file
 // is brought up to date from its previous load: a live session that grew is read only from
-// where the last read ended (src/core/tail.ts); anything else is a full reload.
+// where the last read ended (src/core/formats/xcsh/tail.ts); anything else is a full reload.
 import * as fs from 'node:fs/promises';
 import { severityOf, type Diagnostic } from '../../core/diagnostics';
-import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../core/document';
-import type { LoadedSession } from '../../core/load';
-import type { SessionStats } from '../../core/stats';
-import type { TreeIndex } from '../../core/tree';
-import { treeSourceFromIndex, type TreeSource } from '../../core/treeView';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
+import type { LoadedSession } from '../../core/formats/xcsh/load';
+import type { SessionStats } from '../../core/formats/xcsh/stats';
+import type { TreeIndex } from '../../core/tree/tree';
+import { treeSourceFromIndex, type TreeSource } from '../../core/tree/treeView';
 
 export interface SessionDoc {
   file: string;

@@ -2,7 +2,7 @@
 // the menus key on (`session current live writable`, `entry labelled leaf writable`, …).
 import * as vscode from 'vscode';
 import { severityOf } from '../../core/diagnostics';
-import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/treeView';
+import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/tree/treeView';
 import type { SessionState } from './catalog';
 import { isRepairable, type SessionDoc } from './documents';
 import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';

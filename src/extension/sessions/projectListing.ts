@@ -5,7 +5,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cwdDirNames } from '../../core/cwd';
+import { cwdDirNames } from '../../core/formats/xcsh/cwd';
 import { byNewest, listProjects, resolveRoots, type SessionMeta } from './catalog';
 import { ProjectNode, SessionNode } from './nodes';
 

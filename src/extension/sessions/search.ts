@@ -1,7 +1,7 @@
 // The Sessions view's search across sessions: when a query is set, every session under the roots
 // is read (through the documents cache, which reads incrementally) one after the other, with a
 // yield between files, under a cancellable progress in the view. The matching itself is pure
-// (src/core/sessionSearch.ts). Stopping keeps what was found so far. The documents cache has no
+// (src/core/discovery/sessionSearch.ts). Stopping keeps what was found so far. The documents cache has no
 // bound, so what the scan loaded only to look at is released again: at once when it does not
 // match, beyond the first MAX_KEPT results, and for the rest when the search is cleared.
 import * as vscode from 'vscode';
@@ -14,8 +14,8 @@ import {
   titleMatches,
   type SessionSearchHit,
   type SearchStatus,
-} from '../../core/sessionSearch';
-import { tokenizeSearch, type TreeFilterMode, type VisibleTree } from '../../core/treeView';
+} from '../../core/discovery/sessionSearch';
+import { tokenizeSearch, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
 import type { SessionMeta } from './catalog';
 import type { SessionDocuments } from './documents';
 

@@ -5,8 +5,8 @@
 // on the paths to the matching entries, and the rows the user expanded outside the search
 // (expansionMemory.ts) are untouched for when it is cleared.
 import * as vscode from 'vscode';
-import { matchSummary, searchEmptyText, searchStatusText } from '../../core/sessionSearch';
-import { treeFilterTitle, type TreeFilterMode } from '../../core/treeView';
+import { matchSummary, searchEmptyText, searchStatusText } from '../../core/discovery/sessionSearch';
+import { treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
 import type { SessionDocuments } from './documents';
 import { NoticeNode, type LoomNode, type ProjectNode } from './nodes';
 import type { SessionSearch } from './search';

@@ -1,5 +1,5 @@
 // The Sessions tree: projects → sessions (→ subagent sessions) → diagnostics and the branch tree
-// (linear runs collapsed, forks as children). Pure tree logic lives in src/core/treeView.ts; this
+// (linear runs collapsed, forks as children). Pure tree logic lives in src/core/tree/treeView.ts; this
 // file puts the levels together behind VS Code's TreeDataProvider, with stable ids and `getParent`
 // so `reveal` works, and applies changes on disk. Nodes are kept alive across refreshes so
 // expanded rows stay expanded: projects and sessions in projectListing.ts, the rows below a
@@ -7,7 +7,7 @@
 // rows the user expanded, expansionMemory.ts; file watching and liveness, sessionsWatcher.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/treeView';
+import { nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
 import { BranchNodes } from './branchNodes';
 import { countMessages, listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
 import { isRepairable, SessionDocuments, type SessionDoc } from './documents';

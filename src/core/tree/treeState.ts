@@ -1,12 +1,12 @@
 // The tree index's data, as integer arrays, and the passes that build it (spec Part A "Tree and
-// leaf semantics", Part C §5). src/core/tree.ts answers queries over it; treeTour.ts adds the
+// leaf semantics", Part C §5). src/core/tree/tree.ts answers queries over it; treeTour.ts adds the
 // Euler tour, treeAppend.ts the incremental append.
 //
 // Nodes are addressed by their position in `entries` (file order); parents, children and depths
 // live in Int32Arrays. Everything is iterative — a linear chain of 1M entries is 1M deep, and
 // recursion would overflow the stack.
-import type { Diagnostic } from './diagnostics';
-import type { SessionEntry } from './schemas';
+import type { Diagnostic } from '../diagnostics';
+import type { SessionEntry } from '../formats/xcsh/schemas';
 import { IdTable } from './treeIds';
 
 /**

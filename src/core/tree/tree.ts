@@ -3,15 +3,15 @@
 //
 // Why integer arrays instead of node objects: a 1M-entry session must index in a small multiple
 // of its parse time and memory. Nodes are addressed by their position in `entries` (file order);
-// parents, children and depths live in Int32Arrays (src/core/treeState.ts, which builds them).
+// parents, children and depths live in Int32Arrays (src/core/tree/treeState.ts, which builds them).
 //
-// Leaves under a node and ancestor tests use an Euler tour (src/core/treeTour.ts), computed on
+// Leaves under a node and ancestor tests use an Euler tour (src/core/tree/treeTour.ts), computed on
 // the first query that needs one. Live sessions grow at the end, so the index can `append`
-// (src/core/treeAppend.ts); what an append cannot keep cheaply (the tour, the deepest leaf) is
+// (src/core/tree/treeAppend.ts); what an append cannot keep cheaply (the tour, the deepest leaf) is
 // recomputed on the first query that needs it, and what would change an existing node makes the
 // append rebuild the whole index instead.
-import type { Diagnostic } from './diagnostics';
-import type { SessionEntry } from './schemas';
+import type { Diagnostic } from '../diagnostics';
+import type { SessionEntry } from '../formats/xcsh/schemas';
 import { appendToTree } from './treeAppend';
 import { buildTreeState, idOf, lineAt, type TreeState } from './treeState';
 import { computeTour, leavesUnder, tourContains, type Tour } from './treeTour';

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import type { Diagnostic } from './diagnostics';
+import type { Diagnostic } from '../../diagnostics';
 import type { SessionEntry } from './schemas';
 
 export const BLOB_PREFIX = 'blob:sha256:';

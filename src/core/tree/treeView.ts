@@ -5,7 +5,7 @@
 // and assistant messages without text are hidden unless they are the leaf or ended in an error.
 // One divergence: an assistant message that only calls tools stays visible by default (as
 // "→ tool args"), because a VS Code tree has room for it; "no tools" hides it.
-import { english, type Translate } from './l10n';
+import { english, type Translate } from '../l10n';
 import type { TreeIndex } from './tree';
 
 export type TreeFilterMode = 'default' | 'no-tools' | 'user-only' | 'labelled-only' | 'all';
@@ -390,7 +390,7 @@ export function runTitle(src: TreeSource, ids: readonly string[], max = 80, l10n
   return l10nT('{0} entries: {1}', ids.length, first ? entryPreview(first, max) : '');
 }
 
-/** The view of the core's tree index (src/core/tree.ts) that the branch tree reads. */
+/** The view of the core's tree index (src/core/tree/tree.ts) that the branch tree reads. */
 export function treeSourceFromIndex(index: TreeIndex): TreeSource {
   return {
     parentOf: (id) => index.parentOf(id),

@@ -1,4 +1,4 @@
-// The Euler tour of the tree index (src/core/tree.ts): every node gets an interval [tin, tout]
+// The Euler tour of the tree index (src/core/tree/tree.ts): every node gets an interval [tin, tout]
 // that contains exactly its subtree. Listing the leaves by tour position makes "the leaves whose
 // path contains X" a contiguous slice, found by binary search — O(log n + answer), no per-node
 // leaf lists — and "is A an ancestor of B" two comparisons.

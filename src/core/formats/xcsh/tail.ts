@@ -15,7 +15,7 @@
 import type { Stats } from 'node:fs';
 import { open, stat as fsStat } from 'node:fs/promises';
 import { checkBlobRefs, type BlobStore } from './blobs';
-import type { Diagnostic } from './diagnostics';
+import type { Diagnostic } from '../../diagnostics';
 import { readJsonlFile, type ReadFrom } from './jsonl';
 import { takeEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
 import { CURRENT_SESSION_VERSION } from './schemas';

@@ -3,7 +3,7 @@
 // file (manager.ts, in memory through its storage). Pure: it only says which original byte
 // ranges are copied and where each record goes; the caller decides, per record, whether to copy
 // its original bytes or write it re-serialised.
-import type { LoadedSession } from './load';
+import type { LoadedSession } from '../formats/xcsh/load';
 
 export type RewriteSegment =
   /** Original bytes between records (blank lines, unparsable lines, a title line, a BOM, the tail), verbatim. */

@@ -4,7 +4,7 @@
 // read-only.)
 import { createHash } from 'node:crypto';
 import { open, stat as fsStat } from 'node:fs/promises';
-import type { Diagnostic } from './diagnostics';
+import type { Diagnostic } from '../../diagnostics';
 import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type RecordColumns } from './jsonl';
 import { emptyReport, headerVersion, migrateSession, type MigrationReport } from './migrate';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
@@ -35,7 +35,7 @@ export interface LoadedSession {
   /** Why the file must not be written (damaged, too new); null when writable. */
   readOnlyReason: string | null;
   stat: { size: number; mtimeMs: number } | null;
-  // ---- what a byte-preserving rewrite needs (src/core/rewrite.ts) ----
+  // ---- what a byte-preserving rewrite needs (src/core/store/rewrite.ts) ----
   /** Byte range of the header record in the file; null when none. */
   headerRange: ByteRange | null;
   /** Byte ranges of entries[i] in the file (same order as `entries`). */
@@ -45,7 +45,7 @@ export interface LoadedSession {
   endsWithNewline: boolean;
   /** Bytes read. */
   bytes: number;
-  // ---- what an incremental tail load needs (src/core/tail.ts) ----
+  // ---- what an incremental tail load needs (src/core/formats/xcsh/tail.ts) ----
   /** Physical lines read. */
   lines?: number;
   /** Byte offset where the last physical line starts. */

@@ -8,8 +8,8 @@
 // Fast path = one `JSON.parse` per line. Everything else (glued-record recovery, diagnostics) runs
 // only on lines that fail to parse.
 import { open } from 'node:fs/promises';
-import type { Diagnostic } from './diagnostics';
-import { readFileHead } from './fileHead';
+import type { Diagnostic } from '../../diagnostics';
+import { readFileHead } from '../../store/fileHead';
 
 export interface JsonlRecord {
   value: Record<string, unknown>;

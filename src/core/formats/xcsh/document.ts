@@ -2,11 +2,11 @@
 // loader, tree) in one list sorted by line. This is what the CLI and the extension work with.
 import type { BlobStore } from './blobs';
 import { buildSessionContext, type SessionContext } from './context';
-import type { Diagnostic } from './diagnostics';
+import type { Diagnostic } from '../../diagnostics';
 import { loadSessionFile, loadSessionFromText, type LoadedSession } from './load';
 import { computeSessionStats, extendSessionStats, type SessionStats } from './stats';
 import { planTail, readTail, statOrNull } from './tail';
-import { buildTreeIndex, type TreeIndex } from './tree';
+import { buildTreeIndex, type TreeIndex } from '../../tree/tree';
 
 export interface SessionDocument {
   path: string | null;

@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { cwdDirNames, decodeCwd } from './cwd';
-import { readJsonlPrefix } from './jsonl';
-import { contentText } from './stats';
+import { cwdDirNames, decodeCwd } from '../formats/xcsh/cwd';
+import { readJsonlPrefix } from '../formats/xcsh/jsonl';
+import { contentText } from '../formats/xcsh/stats';
 
 export const METADATA_PREFIX_BYTES = 4096;
 const METADATA_RETRY_BYTES = 64 * 1024;

@@ -9,19 +9,19 @@
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
 import * as fsp from 'node:fs/promises';
-import { writeFileAtomicStream, type ByteSink } from './storage-file';
+import { writeFileAtomicStream, type ByteSink } from './fileStorage';
 import type { StorageFaults } from './storage';
-import type { LoadedSession } from './load';
-import { prepareEntryForPersist } from './persist';
+import type { LoadedSession } from '../formats/xcsh/load';
+import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';
-import type { BlobStore } from './blobs';
-import type { SessionEntry, SessionHeader } from './schemas';
-import { CURRENT_SESSION_VERSION } from './schemas';
-import { headerVersion } from './migrate';
-import { assertNotLive, assertUnchanged, RewriteRefusedError, writeBackup, type FileFingerprint, type GuardOptions } from './rewrite-guard';
+import type { BlobStore } from '../formats/xcsh/blobs';
+import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
+import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
+import { headerVersion } from '../formats/xcsh/migrate';
+import { assertNotLive, assertUnchanged, RewriteRefusedError, writeBackup, type FileFingerprint, type GuardOptions } from './rewriteGuard';
 
-export { RewriteRefusedError } from './rewrite-guard';
-export type { GuardOptions, RewriteRefusal, FileFingerprint } from './rewrite-guard';
+export { RewriteRefusedError } from './rewriteGuard';
+export type { GuardOptions, RewriteRefusal, FileFingerprint } from './rewriteGuard';
 
 export interface RewriteOptions extends GuardOptions {
   /** Write `<file>.bak-<timestamp>` (a copy of the original bytes) first. */

@@ -5,7 +5,7 @@
 // while it grows it rehashes into ever larger tables, leaving the old ones as garbage — together
 // the largest allocation of the whole index. This table is 4 bytes per slot, off the JS heap,
 // sized once for a build (load ≤ 1/2) and doubled only when an append outgrows it.
-import type { SessionEntry } from './schemas';
+import type { SessionEntry } from '../formats/xcsh/schemas';
 
 function idAt(entries: readonly SessionEntry[], i: number): string | undefined {
   const id = (entries[i] as { id?: unknown } | undefined)?.id;

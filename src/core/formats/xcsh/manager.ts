@@ -14,15 +14,15 @@ import { join, posix } from 'node:path';
 import { resolveImageData, type BlobStore } from './blobs';
 import { buildSessionContext, type SessionContext } from './context';
 import { encodeCwd } from './cwd';
-import type { DiagnosticKind } from './diagnostics';
+import type { DiagnosticKind } from '../../diagnostics';
 import { generateEntryId } from './ids';
 import { loadSessionFromText, type LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
-import { rewriteSegments } from './rewriteSegments';
+import { rewriteSegments } from '../../store/rewriteSegments';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
-import type { SessionStorage, SessionStorageWriter } from './storage';
-import { FileSessionStorage } from './storage-file';
-import { MemorySessionStorage } from './storage-memory';
+import type { SessionStorage, SessionStorageWriter } from '../../store/storage';
+import { FileSessionStorage } from '../../store/fileStorage';
+import { MemorySessionStorage } from '../../store/memoryStorage';
 import { applyTitle, type TitleSource } from './title';
 
 export class SessionFileError extends Error {

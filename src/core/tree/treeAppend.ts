@@ -1,9 +1,9 @@
-// Incremental append for the tree index (src/core/tree.ts). Live sessions grow at the end
+// Incremental append for the tree index (src/core/tree/tree.ts). Live sessions grow at the end
 // (Part B §9): new nodes are linked in O(new entries) while every answer stays equal to a full
 // rebuild. What would change an existing node (a duplicate id, a late parent of an orphan, a
 // forward parent link that might close a cycle) needs a full rebuild instead; what an append
 // cannot keep cheaply (the Euler tour, the deepest leaf) the index recomputes on demand.
-import type { SessionEntry } from './schemas';
+import type { SessionEntry } from '../formats/xcsh/schemas';
 import { applyLabel, entryKind, idOf, linkNode, missingParent, parentIdOf, type TreeState } from './treeState';
 
 function grownInt32(a: Int32Array, cap: number, n: number): Int32Array {

@@ -10,7 +10,7 @@
 // - v1 `model_change` entries ({provider, modelId}, no `model`) contribute nothing.
 import type { CompactionEntry, SessionEntry } from './schemas';
 import { entryIs } from './schemas';
-import { EntryKind, entryKind, type TreeIndex } from './tree';
+import { EntryKind, entryKind, type TreeIndex } from '../../tree/tree';
 
 /** A message as sent to the model. `message` entries pass through as stored. */
 export type ContextMessage = Record<string, unknown> & { role: string };

@@ -1,10 +1,10 @@
 // Pure logic of the Sessions view's search across sessions (no `vscode`): whether a session
-// matches (its entries through the branch tree's own filter and search, src/core/treeView.ts,
+// matches (its entries through the branch tree's own filter and search, src/core/tree/treeView.ts,
 // or its title / first prompt), which sessions and projects stay visible, and the words the
 // view shows for a search in progress. The entry matching is exactly the branch tree's, so the
 // count a session row shows is the number of entries its expanded tree shows.
-import { english, type Translate } from './l10n';
-import { computeVisibleTree, matchesSearch, type TreeFilterMode, type TreeSource, type VisibleTree } from './treeView';
+import { english, type Translate } from '../l10n';
+import { computeVisibleTree, matchesSearch, type TreeFilterMode, type TreeSource, type VisibleTree } from '../tree/treeView';
 
 /** The session-level text a search also looks at. */
 export interface SessionTitleFields {
