@@ -1,0 +1,38 @@
+// Which agent wrote a session file, decided by content, never by name alone (a root may hold
+// both formats, and both suffixes `.jsonl` and `.jsonl.zstd` are accepted anywhere).
+//
+// - zstd: the file starts with the frame magic 28 B5 2F FD (dsh's default encoding);
+// - dsh: the first record is `{"type":"session","version":0,…,"createdAt":<integer>}`
+//   (dsh-format.md §1: `version` is a number and 0 is the only one dsh writes);
+// - xcsh / pi / oh-my-pi: a `type: "session"` header with version 1–3 or none (or an oh-my-pi
+//   title line before it).
+
+export type SessionFormat = 'xcsh' | 'dsh';
+
+/** The zstd frame magic, little-endian 0xFD2FB528 (RFC 8878). */
+export const ZSTD_MAGIC = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd);
+
+export function startsWithZstdMagic(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
+}
+
+/**
+ * A parsed first record that is a dsh session header. Deliberately looser than dsh's own
+ * `isHeaderLine` (fixtures carry `createdAt: 0` and template ids, older seeds lack
+ * `delegationDepth`): `type: "session"`, the number `version` 0, and an integer `createdAt`.
+ */
+export function isDshHeader(record: unknown): boolean {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return false;
+  const r = record as Record<string, unknown>;
+  return r.type === 'session' && r.version === 0 && typeof r.createdAt === 'number' && Number.isInteger(r.createdAt);
+}
+
+/** The format a file's first record says it is in; null when it is no session header at all. */
+export function formatOfHeader(record: unknown): SessionFormat | null {
+  if (isDshHeader(record)) return 'dsh';
+  if (record && typeof record === 'object' && (record as { type?: unknown }).type === 'session') return 'xcsh';
+  return null;
+}
+
+/** The one message every write command gives for a dsh log (it is never written). */
+export const DSH_READ_ONLY_REASON = 'a deepseek-harness (dsh) session log: Session Loom never writes dsh logs (dsh has one live writer per session, and repair is its own job)';
