@@ -14,6 +14,8 @@ export type DiagnosticKind =
   | 'no-header' // a non-empty file whose first record is not a valid session header: damaged, read-only
   | 'invalid-header' // a header record that exists but fails validation
   | 'unsupported-version' // header version above the newest we can write: read-only
+  | 'invalid-version' // header version that is not a number (a numeric string is read as its number): read-only
+  | 'dsh-log' // a deepseek-harness log opened through the xcsh reader: read-only, never written
   | 'missing-blob' // an image `blob:sha256:…` reference whose blob is not in the store
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
@@ -46,6 +48,8 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'no-header': 'error',
   'invalid-header': 'error',
   'unsupported-version': 'warning',
+  'invalid-version': 'warning',
+  'dsh-log': 'info',
   'missing-blob': 'warning',
   'invalid-blob-ref': 'error',
   'invalid-entry': 'error',

@@ -188,7 +188,7 @@ test('compaction: summary first, then kept from firstKeptEntryId up to it, then 
     timestamp: Date.parse((es[4] as { timestamp: string }).timestamp),
   });
   assert.deepEqual(c.cutEntryIds, ['u1', 'a1']);
-  assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'u2', keptFound: true });
+  assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'u2', keptFound: true, remote: false });
 });
 
 test('compaction: the LAST compaction on the path wins', () => {
@@ -219,7 +219,7 @@ test('compaction: firstKeptEntryId not on the path (or absent) keeps nothing bef
   ];
   const c = both(es, 'u2');
   assert.deepEqual(c.messageSources, ['c', 'u2']);
-  assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'side', keptFound: false });
+  assert.deepEqual(c.compaction, { id: 'c', firstKeptEntryId: 'side', keptFound: false, remote: false });
   assert.deepEqual(c.cutEntryIds, ['u1', 'a1']);
   const es2 = [user('u1', null), E('compaction', 'c', 'u1', { summary: 'S', tokensBefore: 1 })];
   assert.deepEqual(both(es2, 'c').messageSources, ['c']);

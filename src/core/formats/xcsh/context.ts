@@ -34,7 +34,7 @@ export interface SessionContext {
    */
   cutEntryIds: string[];
   /** The compaction in effect on this path, if any. */
-  compaction: { id: string; firstKeptEntryId: string | null; keptFound: boolean } | null;
+  compaction: { id: string; firstKeptEntryId: string | null; keptFound: boolean; remote: boolean } | null;
 }
 
 export function emptyContext(): SessionContext {
@@ -56,8 +56,13 @@ function isTreeIndex(x: unknown): x is TreeIndex {
   return typeof x === 'object' && x !== null && typeof (x as TreeIndex).pathIndices === 'function';
 }
 
-/** ISO timestamp → epoch ms, as upstream's `new Date(ts).getTime()` (NaN when absent/invalid). */
+/**
+ * An entry's timestamp in epoch ms, as upstream's `new Date(ts).getTime()`: an ISO string is
+ * parsed, a number is taken as epoch ms as it is (Part B §14), anything else is NaN (which
+ * JSON prints as null, as upstream's does).
+ */
 function epochMs(ts: unknown): number {
+  if (typeof ts === 'number') return new Date(ts).getTime();
   return typeof ts === 'string' ? Date.parse(ts) : NaN;
 }
 
@@ -82,14 +87,13 @@ export function entryToMessage(entry: SessionEntry): ContextMessage | null {
     return typeof m === 'object' && m !== null ? (m as ContextMessage) : null;
   }
   if (entryIs(entry, 'custom_message')) {
-    return {
-      role: 'custom',
-      customType: entry.customType,
-      content: entry.content,
-      display: entry.display,
-      details: entry.details,
-      timestamp: epochMs(entry.timestamp),
-    };
+    // Part B §14: `details` and `attribution` are copied when the entry has them (real files
+    // carry `attribution: "agent"`).
+    const m: ContextMessage = { role: 'custom', customType: entry.customType, content: entry.content, display: entry.display };
+    if ('details' in entry) m.details = entry.details;
+    if ('attribution' in entry) m.attribution = (entry as { attribution?: unknown }).attribution;
+    m.timestamp = epochMs(entry.timestamp);
+    return m;
   }
   if (entryIs(entry, 'branch_summary')) {
     if (!entry.summary) return null;
@@ -98,14 +102,26 @@ export function entryToMessage(entry: SessionEntry): ContextMessage | null {
   return null;
 }
 
+/**
+ * Part B §16: a compaction done remotely by OpenAI keeps the provider's replacement history in
+ * `preserveData.openaiRemoteCompaction`; when it names a provider and holds an array, that
+ * history replaces everything before the compaction.
+ */
+export function remoteCompactionOf(c: CompactionEntry): { provider: string; items: unknown[] } | null {
+  const pd = (c as { preserveData?: unknown }).preserveData;
+  if (!pd || typeof pd !== 'object') return null;
+  const r = (pd as { openaiRemoteCompaction?: unknown }).openaiRemoteCompaction;
+  if (!r || typeof r !== 'object') return null;
+  const { provider, replacementHistory } = r as { provider?: unknown; replacementHistory?: unknown };
+  return typeof provider === 'string' && provider !== '' && Array.isArray(replacementHistory) ? { provider, items: replacementHistory } : null;
+}
+
 export function compactionSummaryMessage(c: CompactionEntry): ContextMessage {
-  return {
-    role: 'compactionSummary',
-    summary: c.summary,
-    shortSummary: c.shortSummary,
-    tokensBefore: c.tokensBefore,
-    timestamp: epochMs(c.timestamp),
-  };
+  const m: ContextMessage = { role: 'compactionSummary', summary: c.summary, shortSummary: c.shortSummary, tokensBefore: c.tokensBefore };
+  const remote = remoteCompactionOf(c);
+  if (remote) m.providerPayload = { type: 'openaiResponsesHistory', provider: remote.provider, items: remote.items };
+  m.timestamp = epochMs(c.timestamp);
+  return m;
 }
 
 /**
@@ -260,7 +276,8 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
     const c = path.at(compactionIdx) as CompactionEntry;
     const firstKept = typeof c.firstKeptEntryId === 'string' ? c.firstKeptEntryId : null;
     let keptFrom = compactionIdx; // nothing kept unless found before the compaction
-    if (firstKept !== null) {
+    // Part B §16: a remote compaction's history replaces the kept messages too.
+    if (firstKept !== null && remoteCompactionOf(c) === null) {
       // Search backwards: the kept region is normally a short tail before the compaction.
       for (let i = compactionIdx - 1; i >= 0; i--) {
         if (path.at(i).id === firstKept) {
@@ -269,7 +286,7 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
         }
       }
     }
-    compaction = { id: c.id, firstKeptEntryId: firstKept, keptFound: keptFrom < compactionIdx };
+    compaction = { id: c.id, firstKeptEntryId: firstKept, keptFound: keptFrom < compactionIdx, remote: remoteCompactionOf(c) !== null };
     messages.push(compactionSummaryMessage(c));
     messageSources.push(c.id);
     cutEntryIds = new Array<string>(keptFrom);

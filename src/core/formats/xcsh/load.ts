@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 import { open, stat as fsStat } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type RecordColumns } from './jsonl';
-import { emptyReport, headerVersion, migrateSession, type MigrationReport } from './migrate';
+import { emptyReport, migrateSession, type MigrationReport } from './migrate';
+import { readHeaderVersion, versionWriteRefusal } from './version';
+import { stripReplayData } from './replayData';
+import { DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
 
@@ -114,12 +117,27 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
   let entries = taken.entries;
   const { entryLines, entryStarts, entryEnds } = taken;
 
-  const originalVersion = headerVersion(header);
+  const storedHeader = header;
+  const hv = readHeaderVersion(header);
+  const originalVersion = hv.version;
   let migration = emptyReport(originalVersion);
   let changed: boolean[] | null = null;
-  if (header && originalVersion > CURRENT_SESSION_VERSION) {
+  if (header && hv.note !== null) {
+    // Part C §11: a numeric string is read as its number; anything else is not a version.
+    diagnostics.push({ line: headerLine, kind: 'invalid-version', message: `${hv.note}; shown read-only (only a version of exactly 1, 2 or 3 is ever written)` });
+  }
+  if (header && isDshHeader(header)) {
+    // Issue 15 §7: a dsh header (`version: 0`, integer `createdAt`) is not a v1 xcsh session;
+    // migrating it makes dsh refuse its own log. Shown as it is, never written.
+    diagnostics.push({ line: headerLine, kind: 'dsh-log', message: 'a deepseek-harness (dsh) session log read as xcsh entries; shown read-only, never written' });
+    readOnlyReason = DSH_READ_ONLY_REASON;
+  } else if (header && originalVersion > CURRENT_SESSION_VERSION) {
     diagnostics.push({ line: headerLine, kind: 'unsupported-version', message: `session version ${originalVersion} is newer than ${CURRENT_SESSION_VERSION}; shown read-only` });
     readOnlyReason = `version ${originalVersion} is newer than ${CURRENT_SESSION_VERSION}`;
+  } else if (header && originalVersion !== 1 && originalVersion !== 2 && originalVersion !== CURRENT_SESSION_VERSION) {
+    // Not a version at all (NaN, 0, -1, 2.5): no migration — a v1 migration would relink every
+    // parentId into one chain, misdrawing a branched file whose version is merely garbled.
+    readOnlyReason = versionWriteRefusal(storedHeader);
   } else if (header && originalVersion < CURRENT_SESSION_VERSION) {
     // (A current file needs no migration: migrateSession would only copy `entries`.)
     const m = migrateSession(header, entries);
@@ -140,6 +158,9 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
       });
     }
   }
+
+  if (storedHeader && readOnlyReason === null && !hv.writable) readOnlyReason = versionWriteRefusal(storedHeader);
+  stripReplayData(entries);
 
   diagnostics.sort((a, b) => a.line - b.line);
   return {

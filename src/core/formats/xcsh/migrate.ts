@@ -6,6 +6,7 @@
 // records to copy byte-for-byte from the original file.
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { generateEntryId } from './ids';
+import { readHeaderVersion } from './version';
 
 export interface UnresolvedCompaction {
   /** Index of the compaction in the entries array. */
@@ -34,10 +35,12 @@ export interface MigrationResult {
   report: MigrationReport;
 }
 
-/** Absent or non-numeric `version` means v1 (Part A: "version is optional in v1 files"). */
+/**
+ * The version a header is read as (src/core/formats/xcsh/version.ts): absent means v1 (Part A),
+ * a numeric string its number (Part C §11), anything else NaN — which is never migrated.
+ */
 export function headerVersion(header: { version?: unknown } | null | undefined): number {
-  const v = header?.version;
-  return typeof v === 'number' && Number.isFinite(v) ? v : 1;
+  return readHeaderVersion(header).version;
 }
 
 export function emptyReport(version: number): MigrationReport {
@@ -63,7 +66,7 @@ type Mutable = Record<string, unknown>;
 export function migrateSession(header: SessionHeader, entries: readonly SessionEntry[]): MigrationResult {
   const from = headerVersion(header);
   const report = emptyReport(from);
-  if (from >= CURRENT_SESSION_VERSION) return { header, entries: entries.slice(), report };
+  if (!Number.isFinite(from) || from >= CURRENT_SESSION_VERSION) return { header, entries: entries.slice(), report };
 
   const out: Mutable[] = entries.slice() as unknown as Mutable[];
   const touched = new Uint8Array(out.length);

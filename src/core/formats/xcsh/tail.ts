@@ -19,6 +19,7 @@ import type { Diagnostic } from '../../diagnostics';
 import { readJsonlFile, type ReadFrom } from './jsonl';
 import { takeEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
 import { CURRENT_SESSION_VERSION } from './schemas';
+import { stripReplayData } from './replayData';
 
 export type TailPlan =
   | { kind: 'unchanged' }
@@ -93,6 +94,7 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
 
   const diags: Diagnostic[] = tail.diagnostics.slice();
   const cols: EntryColumns = takeEntries(tail.columns, 0, diags);
+  stripReplayData(cols.entries);
   // Same order as a full load: by line, reader notes before loader notes, blob notes last.
   diags.sort((a, b) => a.line - b.line);
   if (opts.blobs && cols.entries.length > 0) {
