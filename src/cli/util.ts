@@ -82,6 +82,10 @@ export async function requireFile(path: string | undefined, usage: string): Prom
   return path;
 }
 
+/**
+ * The store named by `--blobs <dir>`. Naming a store asks for its blobs to be checked, so each one
+ * is read and hashed at load: a corrupted blob is reported with its line, like a missing one.
+ */
 export function blobStoreOf(dir: string | boolean | undefined): BlobStore | undefined {
-  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir) : undefined;
+  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir, { verifyOnCheck: true }) : undefined;
 }

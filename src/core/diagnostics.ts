@@ -15,6 +15,7 @@ export type DiagnosticKind =
   | 'invalid-header' // a header record that exists but fails validation
   | 'unsupported-version' // header version above the newest we can write: read-only
   | 'missing-blob' // an image `blob:sha256:…` reference whose blob is not in the store
+  | 'bad-blob' // a blob that is there but not used: a symlink, not a regular file, over the size cap, content not matching its hash, unreadable
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
   | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
@@ -47,6 +48,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'invalid-header': 'error',
   'unsupported-version': 'warning',
   'missing-blob': 'warning',
+  'bad-blob': 'warning',
   'invalid-blob-ref': 'error',
   'invalid-entry': 'error',
   'unresolved-compaction': 'warning',

@@ -3,7 +3,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
@@ -27,8 +27,12 @@ interface Run {
 }
 
 function cli(...args: string[]): Run {
+  return cliWithin(120_000, ...args);
+}
+/** The CLI, killed after `timeoutMs` (code -1): a hang fails the test instead of blocking the run. */
+function cliWithin(timeoutMs: number, ...args: string[]): Run {
   // HOME points at an empty folder: no real breadcrumbs or session roots leak in.
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 256 << 20, timeout: timeoutMs });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -106,6 +110,53 @@ test('context --blobs resolves blob references in image blocks', () => {
   writeFileSync(p, JSON.stringify(h) + '\n' + JSON.stringify(e) + '\n');
   assert.equal(cli('context', p).json().messages[0].content[0].data, `blob:sha256:${hash}`);
   assert.equal(cli('context', p, '--blobs', blobs).json().messages[0].content[0].data, png.toString('base64'));
+});
+
+test('context/entries/doctor --blobs: each bad blob costs its image only (link out, /dev/zero, FIFO, folder, over 50 MB, wrong content)', { timeout: 60_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-badblobs-'));
+  const blobs = join(root, 'blobs');
+  mkdirSync(blobs);
+  const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+  const good = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  writeFileSync(join(blobs, sha(good)), good);
+  const secret = join(root, 'passwd');
+  writeFileSync(secret, 'root:x:0:0:root:/root:/bin/bash\n');
+  symlinkSync(secret, join(blobs, sha(readFileSync(secret))));
+  symlinkSync('/dev/zero', join(blobs, sha('zero')));
+  spawnSync('mkfifo', [join(blobs, sha('fifo'))]);
+  mkdirSync(join(blobs, sha('folder')));
+  // sparse: 51 MB on paper, nothing on disk; over the 50 MB cap, so never read
+  writeFileSync(join(blobs, sha('huge')), '');
+  truncateSync(join(blobs, sha('huge')), 51 * 1024 * 1024);
+  writeFileSync(join(blobs, sha('promised')), 'something else');
+  const hashes = [sha(readFileSync(secret)), sha('zero'), sha('fifo'), sha('folder'), sha('huge'), sha('promised'), sha(good)];
+  const lines = [JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' })];
+  hashes.forEach((h, i) => {
+    const id = `0000000${i}`;
+    lines.push(JSON.stringify({ type: 'message', id, parentId: i === 0 ? null : `0000000${i - 1}`, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: `blob:sha256:${h}` }] } }));
+  });
+  const p = join(root, 'img.jsonl');
+  writeFileSync(p, lines.join('\n') + '\n');
+
+  const c = cliWithin(20_000, 'context', p, '--blobs', blobs);
+  assert.equal(c.code, 0, `finishes quickly (a FIFO or /dev/zero never hangs it) and succeeds: ${c.stderr}`);
+  const data = c.json().messages.map((m: { content: { data: string }[] }) => m.content[0]!.data);
+  assert.deepEqual(data.slice(0, -1), hashes.slice(0, -1).map((h) => `blob:sha256:${h}`), 'bad blobs keep their reference');
+  assert.equal(data.at(-1), good.toString('base64'), 'the good image in the same session still resolves');
+  assert.ok(!c.stdout.includes(readFileSync(secret).toString('base64')), 'the file behind the link is not embedded');
+  const warned = c.stderr.trimEnd().split('\n');
+  assert.deepEqual(warned.map((l) => /^.*:(\d+): bad-blob: /.exec(l)?.[1]), ['2', '3', '4', '5', '6', '7'], c.stderr);
+  assert.match(warned[0]!, /symbolic link/);
+  assert.match(warned[3]!, /folder, not a regular file/);
+  assert.match(warned[4]!, /53477376 bytes, over the 52428800-byte limit/);
+  assert.match(warned[5]!, /does not match its content/);
+
+  const e = cliWithin(20_000, 'entries', p, '--blobs', blobs);
+  assert.equal(e.code, 0, e.stderr);
+  assert.equal(e.json().diagnostics.filter((d: { kind: string }) => d.kind === 'bad-blob').length, 6);
+  const d = cliWithin(20_000, 'doctor', p, '--blobs', blobs);
+  assert.equal(d.code, 1);
+  assert.match(d.stderr, /6 findings/);
 });
 
 test('entries: header migrated in memory, every entry, diagnostics, default leaf; the file is untouched', () => {

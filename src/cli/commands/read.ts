@@ -28,7 +28,10 @@ function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
   for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${formatDiagnostic(file, d)}\n`);
 }
 
-/** Blob references in image blocks resolved back to base64 (Part A), on copies. */
+/**
+ * Blob references in image blocks resolved back to base64 (Part A), on copies. A blob that cannot
+ * be used keeps its reference; the load already reported it (the CLI's store checks content).
+ */
 async function resolveImages(messages: ContextMessage[], store: BlobStore): Promise<ContextMessage[]> {
   const out: ContextMessage[] = [];
   for (const m of messages) {
