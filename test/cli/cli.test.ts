@@ -257,6 +257,109 @@ test('doctor: exit 0 when clean, 1 with file:line findings; --json', () => {
   assert.equal(j.json().findings, 2);
 });
 
+// ---- untrusted text in human-readable output (issue 15, point 14) ----
+
+const OSC_TITLE = '\x1b]0;pwned\x07';
+const CLEAR = '\x1b[2J';
+/** Every character that must never reach a terminal raw (src/cli/terminalText.ts); LF separately. */
+const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const FORGED = '\r\n2026-01-01 00:00  ffffffffffffffff  forged row  /tmp/forged.jsonl';
+
+/** A session whose every printed field carries escape sequences and row-forging line breaks. */
+function hostileSession(dir: string): { file: string; header: Record<string, unknown>; entries: Record<string, unknown>[] } {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `2026-01-01_evil\n${CLEAR}name${OSC_TITLE}.jsonl`);
+  const header = { type: 'session', version: 3, id: `evil${OSC_TITLE}`, timestamp: '2026-01-01T00:00:00.000Z', cwd: `/w${FORGED}`, title: `T${CLEAR}${OSC_TITLE}${FORGED}` };
+  const a = `a${CLEAR}b`;
+  const entries = [
+    { type: 'message', id: a, parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: `hi${OSC_TITLE} there${FORGED}` } },
+    { type: 'message', id: 'cccccccc', parentId: a, timestamp: '2026-01-01T00:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: `C1 \u009b2J, \u2028 sep, \u202eroverride, \u2066isolate` }], provider: 'p', model: 'm' } },
+    { type: 'label', id: 'dddddddd', parentId: 'cccccccc', timestamp: '2026-01-01T00:00:03.000Z', targetId: a, label: `L\x1b[31m${FORGED}` },
+    // its parent is missing: doctor's message names that id
+    { type: 'message', id: 'eeeeeeee', parentId: `gone${CLEAR}\r\nfake.jsonl:1: clean`, timestamp: '2026-01-01T00:00:04.000Z', message: { role: 'user', content: 'orphan' } },
+  ];
+  writeFileSync(file, [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n');
+  age(file);
+  return { file, header, entries };
+}
+const shownPath = (p: string) => p.replace(/\n/g, '\\n').replace(/\x1b/g, '\\x1b').replace(/\x07/g, '\\x07');
+function assertNoRawControl(r: Run, what: string): void {
+  assert.doesNotMatch(r.stdout, RAW_CONTROL, `${what}: stdout`);
+  assert.doesNotMatch(r.stderr, RAW_CONTROL, `${what}: stderr`);
+}
+
+test('human-readable output shows control characters escaped (tree, ls, doctor, errors); --json keeps the exact strings', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-evil-'));
+  const { file, header, entries } = hostileSession(join(root, 'proj'));
+
+  const tree = cli('tree', file);
+  assert.equal(tree.code, 0, tree.stderr);
+  assertNoRawControl(tree, 'tree');
+  const rows = tree.stdout.trimEnd().split('\n');
+  assert.equal(rows.length, entries.length, `one row per entry, none forged:\n${tree.stdout}`);
+  assert.ok(rows[0]!.startsWith('a\\x1b[2Jb user: hi\\x1b]0;pwned\\x07 there'), rows[0]);
+  assert.ok(rows[0]!.includes('[L\\x1b[31m\\r\\n2026-01-01'), rows[0]);
+  // (U+2028 is whitespace, which the preview collapses to a space anyway)
+  assert.ok(rows.some((r) => r.includes('\\x9b2J') && r.includes('\\u202e') && r.includes('\\u2066')), tree.stdout);
+  assert.ok(tree.stderr.startsWith(`${shownPath(file)}:5: missing-parent: `), tree.stderr);
+  assert.equal(tree.stderr.trimEnd().split('\n').length, 1, tree.stderr);
+
+  const treeJson = cli('tree', file, '--json');
+  assertNoRawControl(treeJson, 'tree --json');
+  const first = treeJson.json().roots[0].entries[0];
+  assert.equal(first.id, entries[0]!.id);
+  assert.equal(first.label, entries[2]!.label);
+
+  const ls = cli('ls', '--root', root);
+  assert.equal(ls.code, 0, ls.stderr);
+  assertNoRawControl(ls, 'ls');
+  const lsRows = ls.stdout.trimEnd().split('\n');
+  assert.equal(lsRows.length, 2, `a project line and one session row, none forged:\n${ls.stdout}`);
+  assert.equal(lsRows[0], '/w\\r\\n2026-01-01 00:00  ffffffffffffffff  forged row  /tmp/forged.jsonl');
+  assert.ok(lsRows[1]!.includes('evil\\x1b]0;pwned\\x07  T\\x1b[2J\\x1b]0;pwned\\x07\\r\\n2026'), lsRows[1]);
+  assert.ok(lsRows[1]!.endsWith(shownPath(file)), lsRows[1]);
+  const lsJson = cli('ls', '--root', root, '--json');
+  assertNoRawControl(lsJson, 'ls --json');
+  const s = lsJson.json()[0].sessions[0];
+  assert.deepEqual([s.path, s.id, s.cwd, s.title, s.firstUserMessage], [file, header.id, header.cwd, header.title, (entries[0]!.message as { content: string }).content]);
+
+  const doctor = cli('doctor', file);
+  assert.equal(doctor.code, 1);
+  assertNoRawControl(doctor, 'doctor');
+  const doctorRows = doctor.stderr.trimEnd().split('\n');
+  assert.equal(doctorRows.length, 2, doctor.stderr);
+  assert.ok(doctorRows.every((l) => l.startsWith(`${shownPath(file)}:`)), doctor.stderr);
+  assert.match(doctorRows[0]!, /gone\\x1b\[2J\\r\\nfake\.jsonl:1: clean/);
+  const doctorJson = cli('doctor', file, '--json');
+  assert.equal(doctorJson.json().file, file);
+  assert.ok(doctorJson.json().diagnostics[0].message.includes(`gone${CLEAR}\r\nfake.jsonl:1: clean`));
+
+  const context = cli('context', file, '--leaf', 'cccccccc');
+  assertNoRawControl(context, 'context');
+  const messages = context.json().messages;
+  assert.equal(messages[1].content[0].text, (entries[1]!.message as { content: { text: string }[] }).content[0]!.text, 'C1, U+2028 and bidi characters come back exactly from --json');
+
+  const badLeaf = cli('context', file, '--leaf', `x${CLEAR}\ny`);
+  assert.equal(badLeaf.code, 1);
+  assertNoRawControl(badLeaf, 'error');
+  assert.equal(badLeaf.stderr, `${shownPath(file)}:1: no entry with id "x\\x1b[2J\\ny" (use --leaf null for the empty context)\n`);
+  const missing = cli('doctor', `${file}.nope`);
+  assertNoRawControl(missing, 'missing file');
+  assert.equal(missing.stderr, `${shownPath(file)}.nope:1: no such file\n`);
+  const migrate = cli('migrate', file, '--dry-run');
+  assertNoRawControl(migrate, 'migrate');
+  assert.ok(migrate.stderr.startsWith(`${shownPath(file)}: already version 3`), migrate.stderr);
+  const unknown = cli(`frob${OSC_TITLE}`);
+  assertNoRawControl(unknown, 'unknown command');
+  assert.match(unknown.stderr, /unknown command "frob\\x1b\]0;pwned\\x07"/);
+  const unknownOption = cli('tree', file, `--x${CLEAR}`);
+  assertNoRawControl(unknownOption, 'unknown option');
+  assert.match(unknownOption.stderr, /^session-loom: unknown option --x\\x1b\[2J\nusage: session-loom tree/);
+  const extra = cli('ls', `a\nb${CLEAR}`);
+  assertNoRawControl(extra, 'ls argument');
+  assert.match(extra.stderr, /^session-loom: unexpected argument "a\\nb\\x1b\[2J"\nusage: session-loom ls/);
+});
+
 test('migrate --dry-run writes nothing', () => {
   const p = copy('upstream/pi-large-session.v1.head25.jsonl');
   const before = readFileSync(p);

@@ -2,12 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import type { ContextMessage } from '../../core/formats/xcsh/context';
-import { formatDiagnostic, severityOf } from '../../core/diagnostics';
+import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { groupByProject, listAll } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
+import { escapeForTerminal } from '../terminalText';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -24,8 +25,13 @@ async function openWithBlobs(file: string, blobs: string | boolean | undefined):
   return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
 }
 
+/** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
+function diagnosticLine(file: string, d: Diagnostic): string {
+  return escapeForTerminal(formatDiagnostic(file, d));
+}
+
 function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
-  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${formatDiagnostic(file, d)}\n`);
+  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
 }
 
 /**
@@ -158,7 +164,8 @@ function printSegments(io: Io, roots: Segment[]): void {
     const { seg, prefix, marker } = stack.pop()!;
     seg.entries.forEach((r, i) => {
       const lead = i === 0 ? prefix + marker : prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
-      buf += `${lead}${r.id} ${r.preview}${r.label !== undefined ? ` [${r.label}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
+      const label = r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : '';
+      buf += `${lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${label}${r.leaf ? '  ← leaf' : ''}\n`;
       if (buf.length > 1 << 16) {
         io.out(buf);
         buf = '';
@@ -182,7 +189,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
     warnDiagnostics(io, file, doc);
-    if (doc.loaded.stat?.size === 0) io.err(`${file}:1: empty file (0 bytes): no session in it yet\n`);
+    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}:1: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
   return 0;
@@ -193,7 +200,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
 export async function lsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.ls);
   if (values.help) return (io.out(USAGE.ls + '\n'), 0);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${USAGE.ls}`);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${escapeForTerminal(positionals[0]!)}"\n${USAGE.ls}`);
   const rootOpt = values.root as unknown as string[] | undefined;
   // A root named on the command line must be a folder: a typo is an error, not "no sessions".
   for (const root of rootOpt ?? []) {
@@ -208,10 +215,10 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
   }
   let out = '';
   for (const g of groups) {
-    out += `${g.project}\n`;
+    out += `${escapeForTerminal(g.project)}\n`;
     const row = (s: (typeof g.sessions)[number], indent: string): void => {
       const what = s.title ?? s.firstUserMessage?.replace(/\s+/g, ' ').slice(0, 60) ?? '(no messages)';
-      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${s.id}  ${what}${s.damaged ? '  [damaged]' : ''}  ${s.path}\n`;
+      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${s.damaged ? '  [damaged]' : ''}  ${escapeForTerminal(s.path)}\n`;
       for (const sub of g.subagents[s.path] ?? []) row(sub, indent + '  ↳ ');
     };
     for (const s of g.sessions) row(s, '  ');
@@ -234,9 +241,10 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) {
     writeJson(io, { file, readOnlyReason: doc.loaded.readOnlyReason, version: doc.loaded.originalVersion, entries: doc.loaded.entries.length, findings, diagnostics }, values.pretty === true);
   } else {
-    for (const d of diagnostics) io.err(`${formatDiagnostic(file, d)} (${d.severity})\n`);
+    for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
     const clean = doc.loaded.stat?.size === 0 ? 'empty file (0 bytes): no session in it yet' : `clean (${doc.loaded.entries.length} entries)`;
-    io.err(findings === 0 ? `${file}: ${clean}\n` : `${file}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
+    const shown = escapeForTerminal(file);
+    io.err(findings === 0 ? `${shown}: ${clean}\n` : `${shown}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
   }
   return findings === 0 ? 0 : 1;
 }
