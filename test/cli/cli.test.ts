@@ -3,9 +3,10 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { makeFolderBeyondPathMax, removeDeepTree } from '../helpers/deepPath';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 import { FIXTURE_EXPECTATIONS, countRoles } from './fixture-expectations';
 
@@ -27,12 +28,21 @@ interface Run {
 }
 
 function cli(...args: string[]): Run {
-  return cliWithin(120_000, ...args);
+  return cliWith({}, ...args);
 }
-/** The CLI, killed after `timeoutMs` (code -1): a hang fails the test instead of blocking the run. */
-function cliWithin(timeoutMs: number, ...args: string[]): Run {
+/**
+ * The CLI, killed after `timeoutMs` (code -1: a hang fails the test instead of blocking the run),
+ * optionally as another user (`uid`/`gid`, when the tests run as root).
+ */
+function cliWith(opts: { timeoutMs?: number; uid?: number; gid?: number }, ...args: string[]): Run {
   // HOME points at an empty folder: no real breadcrumbs or session roots leak in.
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 256 << 20, timeout: timeoutMs });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, USERPROFILE: home },
+    maxBuffer: 256 << 20,
+    timeout: opts.timeoutMs ?? 120_000,
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {}),
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -138,7 +148,7 @@ test('context/entries/doctor --blobs: each bad blob costs its image only (link o
   const p = join(root, 'img.jsonl');
   writeFileSync(p, lines.join('\n') + '\n');
 
-  const c = cliWithin(20_000, 'context', p, '--blobs', blobs);
+  const c = cliWith({ timeoutMs: 20_000 }, 'context', p, '--blobs', blobs);
   assert.equal(c.code, 0, `finishes quickly (a FIFO or /dev/zero never hangs it) and succeeds: ${c.stderr}`);
   const data = c.json().messages.map((m: { content: { data: string }[] }) => m.content[0]!.data);
   assert.deepEqual(data.slice(0, -1), hashes.slice(0, -1).map((h) => `blob:sha256:${h}`), 'bad blobs keep their reference');
@@ -151,10 +161,10 @@ test('context/entries/doctor --blobs: each bad blob costs its image only (link o
   assert.match(warned[4]!, /53477376 bytes, over the 52428800-byte limit/);
   assert.match(warned[5]!, /does not match its content/);
 
-  const e = cliWithin(20_000, 'entries', p, '--blobs', blobs);
+  const e = cliWith({ timeoutMs: 20_000 }, 'entries', p, '--blobs', blobs);
   assert.equal(e.code, 0, e.stderr);
   assert.equal(e.json().diagnostics.filter((d: { kind: string }) => d.kind === 'bad-blob').length, 6);
-  const d = cliWithin(20_000, 'doctor', p, '--blobs', blobs);
+  const d = cliWith({ timeoutMs: 20_000 }, 'doctor', p, '--blobs', blobs);
   assert.equal(d.code, 1);
   assert.match(d.stderr, /6 findings/);
 });
@@ -241,6 +251,59 @@ test('ls: sessions grouped by project; subagent sessions found under their paren
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^\/work\/pi$/m);
   assert.match(text.stdout, /↳ .*cccccccccccccccc/);
+});
+
+test('ls --root says on stderr what it skipped and why (unreadable folder, symlinked file and folder, FIFO, path beyond PATH_MAX); a newline in a name forges no row', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-skip-'));
+  // Root reads through chmod 000, so as root the CLI runs as "nobody", who must reach the rest.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  chmodSync(root, 0o755);
+  const proj = join(root, '--w--');
+  mkdirSync(proj);
+  const mk = (file: string, id: string, first: string) => {
+    const e = { type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: first } };
+    writeFileSync(file, JSON.stringify({ type: 'session', version: 3, timestamp: '2026-01-01T00:00:00.000Z', id, cwd: '/w' }) + '\n' + JSON.stringify(e) + '\n');
+  };
+  const good = join(proj, '2026_1111111111111111.jsonl');
+  mk(good, '1111111111111111', 'kept');
+  const newline = join(proj, '2026_2222222222222222\n2026-01-01 00:00  ffffffffffffffff  forged row  .jsonl');
+  mk(newline, '2222222222222222', 'odd name');
+  const outside = join(root, 'outside.jsonl');
+  mk(outside, '3333333333333333', 'linked');
+  symlinkSync(outside, join(proj, '2026_3333333333333333.jsonl'));
+  symlinkSync(root, join(proj, 'loop'));
+  spawnSync('mkfifo', [join(proj, 'pipe.jsonl')]);
+  const locked = join(root, '--locked--');
+  mkdirSync(locked);
+  mk(join(locked, '2026_4444444444444444.jsonl'), '4444444444444444', 'locked away');
+  chmodSync(locked, 0o000);
+  const deep = makeFolderBeyondPathMax(join(root, '--deep--'), '2026_5555555555555555.jsonl', '{"type":"session","version":3,"id":"5555555555555555","timestamp":"t","cwd":"/deep"}\n');
+  try {
+    const text = cliWith(asUser, 'ls', '--root', proj, '--root', locked, '--root', join(root, '--deep--'));
+    assert.equal(text.code, 0, text.stderr);
+    const notes = text.stderr.trimEnd().split('\n');
+    const tooLong = notes.find((l) => l.includes('longer than the system allows'));
+    assert.deepEqual(notes.filter((l) => l !== tooLong), [
+      `${locked}: skipped: folder not readable (EACCES); the sessions in it are not listed`,
+      `${proj}/2026_3333333333333333.jsonl: skipped: a symbolic link, not followed (only regular files are listed)`,
+      `${proj}/loop: skipped: a symbolic link to a folder, not followed (links can loop)`,
+      `${proj}/pipe.jsonl: skipped: not a regular file`,
+    ]);
+    assert.ok(tooLong && deep.startsWith(tooLong.split(': skipped: ')[0]!), text.stderr);
+    const rows = text.stdout.trimEnd().split('\n');
+    assert.equal(rows.length, 3, `the project and its two sessions, no forged row:\n${text.stdout}`);
+    assert.ok(rows.some((r) => r.endsWith('2026_2222222222222222\\n2026-01-01 00:00  ffffffffffffffff  forged row  .jsonl')), text.stdout);
+
+    const json = cliWith(asUser, 'ls', '--root', proj, '--root', locked, '--root', join(root, '--deep--'), '--json');
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(json.stderr, text.stderr, 'the same notes on stderr; stdout stays the array of projects');
+    const groups = json.json();
+    assert.ok(Array.isArray(groups));
+    assert.deepEqual(groups[0].sessions.map((x: { path: string }) => x.path).sort(), [good, newline].sort());
+  } finally {
+    chmodSync(locked, 0o755);
+    removeDeepTree(root);
+  }
 });
 
 test('doctor: exit 0 when clean, 1 with file:line findings; --json', () => {

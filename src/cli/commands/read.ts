@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import type { ContextMessage } from '../../core/formats/xcsh/context';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
-import { groupByProject, listAll } from '../../core/discovery/discovery';
+import { describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import { contentText } from '../../core/formats/xcsh/stats';
@@ -208,7 +208,10 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     if (!st) throw new CliError('no such directory', root, 0);
     if (!st.isDirectory()) throw new CliError('not a directory', root, 0);
   }
-  const groups = groupByProject(await listAll(rootOpt && rootOpt.length > 0 ? rootOpt : undefined));
+  const { sessions, skipped } = await listAllWithSkipped(rootOpt && rootOpt.length > 0 ? rootOpt : undefined);
+  // What was left out goes to stderr in both modes: --json keeps its array on stdout unchanged.
+  for (const s of skipped) io.err(`${escapeForTerminal(s.path)}: skipped: ${escapeForTerminal(describeSkipped(s))}\n`);
+  const groups = groupByProject(sessions);
   if (values.json) {
     writeJson(io, groups, values.pretty === true);
     return 0;
