@@ -2,7 +2,8 @@
 // `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
-import { CliError, processIo, type Io } from './util';
+import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
+import { CliError, processIo, UsageError, type Io } from './util';
 
 const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   context: contextCommand,
@@ -46,20 +47,23 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const fn = COMMANDS[cmd];
   if (!fn) {
-    io.err(`session-loom: unknown command "${cmd}"\n\n${HELP}`);
+    io.err(`session-loom: unknown command "${escapeForTerminal(cmd)}"\n\n${HELP}`);
     return 2;
   }
   try {
     return await fn(rest, io);
   } catch (e) {
+    // The file name and the message carry text from paths and files: escaped (terminalText.ts).
+    // A usage error's own line breaks (message, then the usage) are kept; its pieces from the
+    // command line were escaped where it was made.
     if (e instanceof CliError) {
-      const where = e.file !== null ? `${e.file}:${e.line > 0 ? e.line : 1}: ` : 'session-loom: ';
-      io.err(`${where}${e.message}\n`);
+      const where = e.file !== null ? `${escapeForTerminal(e.file)}:${e.line > 0 ? e.line : 1}: ` : 'session-loom: ';
+      io.err(`${where}${e instanceof UsageError ? escapeLinesForTerminal(e.message) : escapeForTerminal(e.message)}\n`);
       return e.exitCode;
     }
     const err = e as NodeJS.ErrnoException;
     const file = rest.find((a) => !a.startsWith('-'));
-    io.err(`${file ? `${file}:1: ` : 'session-loom: '}${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}\n`);
+    io.err(`${file ? `${escapeForTerminal(file)}:1: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
     return 1;
   }
 }
@@ -75,7 +79,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`session-loom: ${String(e)}\n`);
+      process.stderr.write(`session-loom: ${escapeForTerminal(String(e))}\n`);
       process.exitCode = 1;
     },
   );

@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { BlobStore } from '../core/formats/xcsh/blobs';
+import { escapeForTerminal, jsonForTerminal } from './terminalText';
 
 /** An error the CLI reports as `file:line: message` (exit 1), or a usage error (exit 2). */
 export class CliError extends Error {
@@ -34,7 +35,7 @@ export const processIo: Io = {
 };
 
 export function writeJson(io: Io, value: unknown, pretty: boolean): void {
-  io.out(JSON.stringify(value, null, pretty ? 2 : undefined) + '\n');
+  io.out(jsonForTerminal(JSON.stringify(value, null, pretty ? 2 : undefined)) + '\n');
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -50,7 +51,8 @@ export function parse<O extends Options>(argv: string[], options: O, usage?: str
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(err.message)?.[1] : undefined;
-    const message = unknown ? `unknown option ${unknown}` : err.message;
+    // the option names come from the command line: shown escaped, like any text (terminalText.ts)
+    const message = unknown ? `unknown option ${escapeForTerminal(unknown)}` : escapeForTerminal(err.message);
     throw new UsageError(usage ? `${message}\n${usage}` : message);
   }
 }
@@ -82,6 +84,10 @@ export async function requireFile(path: string | undefined, usage: string): Prom
   return path;
 }
 
+/**
+ * The store named by `--blobs <dir>`. Naming a store asks for its blobs to be checked, so each one
+ * is read and hashed at load: a corrupted blob is reported with its line, like a missing one.
+ */
 export function blobStoreOf(dir: string | boolean | undefined): BlobStore | undefined {
-  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir) : undefined;
+  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir, { verifyOnCheck: true }) : undefined;
 }

@@ -17,6 +17,7 @@ export type DiagnosticKind =
   | 'invalid-version' // header version that is not a number (a numeric string is read as its number): read-only
   | 'dsh-log' // a deepseek-harness log opened through the xcsh reader: read-only, never written
   | 'missing-blob' // an image `blob:sha256:…` reference whose blob is not in the store
+  | 'bad-blob' // a blob that is there but not used: a symlink, not a regular file, over the size cap, content not matching its hash, unreadable
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
   | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
@@ -51,6 +52,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'invalid-version': 'warning',
   'dsh-log': 'info',
   'missing-blob': 'warning',
+  'bad-blob': 'warning',
   'invalid-blob-ref': 'error',
   'invalid-entry': 'error',
   'unresolved-compaction': 'warning',

@@ -3,9 +3,10 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { makeFolderBeyondPathMax, removeDeepTree } from '../helpers/deepPath';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 import { FIXTURE_EXPECTATIONS, countRoles } from './fixture-expectations';
 
@@ -27,8 +28,21 @@ interface Run {
 }
 
 function cli(...args: string[]): Run {
+  return cliWith({}, ...args);
+}
+/**
+ * The CLI, killed after `timeoutMs` (code -1: a hang fails the test instead of blocking the run),
+ * optionally as another user (`uid`/`gid`, when the tests run as root).
+ */
+function cliWith(opts: { timeoutMs?: number; uid?: number; gid?: number }, ...args: string[]): Run {
   // HOME points at an empty folder: no real breadcrumbs or session roots leak in.
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, USERPROFILE: home },
+    maxBuffer: 256 << 20,
+    timeout: opts.timeoutMs ?? 120_000,
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {}),
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -106,6 +120,53 @@ test('context --blobs resolves blob references in image blocks', () => {
   writeFileSync(p, JSON.stringify(h) + '\n' + JSON.stringify(e) + '\n');
   assert.equal(cli('context', p).json().messages[0].content[0].data, `blob:sha256:${hash}`);
   assert.equal(cli('context', p, '--blobs', blobs).json().messages[0].content[0].data, png.toString('base64'));
+});
+
+test('context/entries/doctor --blobs: each bad blob costs its image only (link out, /dev/zero, FIFO, folder, over 50 MB, wrong content)', { timeout: 60_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-badblobs-'));
+  const blobs = join(root, 'blobs');
+  mkdirSync(blobs);
+  const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+  const good = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  writeFileSync(join(blobs, sha(good)), good);
+  const secret = join(root, 'passwd');
+  writeFileSync(secret, 'root:x:0:0:root:/root:/bin/bash\n');
+  symlinkSync(secret, join(blobs, sha(readFileSync(secret))));
+  symlinkSync('/dev/zero', join(blobs, sha('zero')));
+  spawnSync('mkfifo', [join(blobs, sha('fifo'))]);
+  mkdirSync(join(blobs, sha('folder')));
+  // sparse: 51 MB on paper, nothing on disk; over the 50 MB cap, so never read
+  writeFileSync(join(blobs, sha('huge')), '');
+  truncateSync(join(blobs, sha('huge')), 51 * 1024 * 1024);
+  writeFileSync(join(blobs, sha('promised')), 'something else');
+  const hashes = [sha(readFileSync(secret)), sha('zero'), sha('fifo'), sha('folder'), sha('huge'), sha('promised'), sha(good)];
+  const lines = [JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' })];
+  hashes.forEach((h, i) => {
+    const id = `0000000${i}`;
+    lines.push(JSON.stringify({ type: 'message', id, parentId: i === 0 ? null : `0000000${i - 1}`, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: `blob:sha256:${h}` }] } }));
+  });
+  const p = join(root, 'img.jsonl');
+  writeFileSync(p, lines.join('\n') + '\n');
+
+  const c = cliWith({ timeoutMs: 20_000 }, 'context', p, '--blobs', blobs);
+  assert.equal(c.code, 0, `finishes quickly (a FIFO or /dev/zero never hangs it) and succeeds: ${c.stderr}`);
+  const data = c.json().messages.map((m: { content: { data: string }[] }) => m.content[0]!.data);
+  assert.deepEqual(data.slice(0, -1), hashes.slice(0, -1).map((h) => `blob:sha256:${h}`), 'bad blobs keep their reference');
+  assert.equal(data.at(-1), good.toString('base64'), 'the good image in the same session still resolves');
+  assert.ok(!c.stdout.includes(readFileSync(secret).toString('base64')), 'the file behind the link is not embedded');
+  const warned = c.stderr.trimEnd().split('\n');
+  assert.deepEqual(warned.map((l) => /^.*:(\d+): bad-blob: /.exec(l)?.[1]), ['2', '3', '4', '5', '6', '7'], c.stderr);
+  assert.match(warned[0]!, /symbolic link/);
+  assert.match(warned[3]!, /folder, not a regular file/);
+  assert.match(warned[4]!, /53477376 bytes, over the 52428800-byte limit/);
+  assert.match(warned[5]!, /does not match its content/);
+
+  const e = cliWith({ timeoutMs: 20_000 }, 'entries', p, '--blobs', blobs);
+  assert.equal(e.code, 0, e.stderr);
+  assert.equal(e.json().diagnostics.filter((d: { kind: string }) => d.kind === 'bad-blob').length, 6);
+  const d = cliWith({ timeoutMs: 20_000 }, 'doctor', p, '--blobs', blobs);
+  assert.equal(d.code, 1);
+  assert.match(d.stderr, /6 findings/);
 });
 
 test('entries: header migrated in memory, every entry, diagnostics, default leaf; the file is untouched', () => {
@@ -192,6 +253,59 @@ test('ls: sessions grouped by project; subagent sessions found under their paren
   assert.match(text.stdout, /↳ .*cccccccccccccccc/);
 });
 
+test('ls --root says on stderr what it skipped and why (unreadable folder, symlinked file and folder, FIFO, path beyond PATH_MAX); a newline in a name forges no row', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-skip-'));
+  // Root reads through chmod 000, so as root the CLI runs as "nobody", who must reach the rest.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  chmodSync(root, 0o755);
+  const proj = join(root, '--w--');
+  mkdirSync(proj);
+  const mk = (file: string, id: string, first: string) => {
+    const e = { type: 'message', id: 'aaaaaaaa', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: first } };
+    writeFileSync(file, JSON.stringify({ type: 'session', version: 3, timestamp: '2026-01-01T00:00:00.000Z', id, cwd: '/w' }) + '\n' + JSON.stringify(e) + '\n');
+  };
+  const good = join(proj, '2026_1111111111111111.jsonl');
+  mk(good, '1111111111111111', 'kept');
+  const newline = join(proj, '2026_2222222222222222\n2026-01-01 00:00  ffffffffffffffff  forged row  .jsonl');
+  mk(newline, '2222222222222222', 'odd name');
+  const outside = join(root, 'outside.jsonl');
+  mk(outside, '3333333333333333', 'linked');
+  symlinkSync(outside, join(proj, '2026_3333333333333333.jsonl'));
+  symlinkSync(root, join(proj, 'loop'));
+  spawnSync('mkfifo', [join(proj, 'pipe.jsonl')]);
+  const locked = join(root, '--locked--');
+  mkdirSync(locked);
+  mk(join(locked, '2026_4444444444444444.jsonl'), '4444444444444444', 'locked away');
+  chmodSync(locked, 0o000);
+  const deep = makeFolderBeyondPathMax(join(root, '--deep--'), '2026_5555555555555555.jsonl', '{"type":"session","version":3,"id":"5555555555555555","timestamp":"t","cwd":"/deep"}\n');
+  try {
+    const text = cliWith(asUser, 'ls', '--root', proj, '--root', locked, '--root', join(root, '--deep--'));
+    assert.equal(text.code, 0, text.stderr);
+    const notes = text.stderr.trimEnd().split('\n');
+    const tooLong = notes.find((l) => l.includes('longer than the system allows'));
+    assert.deepEqual(notes.filter((l) => l !== tooLong), [
+      `${locked}: skipped: folder not readable (EACCES); the sessions in it are not listed`,
+      `${proj}/2026_3333333333333333.jsonl: skipped: a symbolic link, not followed (only regular files are listed)`,
+      `${proj}/loop: skipped: a symbolic link to a folder, not followed (links can loop)`,
+      `${proj}/pipe.jsonl: skipped: not a regular file`,
+    ]);
+    assert.ok(tooLong && deep.startsWith(tooLong.split(': skipped: ')[0]!), text.stderr);
+    const rows = text.stdout.trimEnd().split('\n');
+    assert.equal(rows.length, 3, `the project and its two sessions, no forged row:\n${text.stdout}`);
+    assert.ok(rows.some((r) => r.endsWith('2026_2222222222222222\\n2026-01-01 00:00  ffffffffffffffff  forged row  .jsonl')), text.stdout);
+
+    const json = cliWith(asUser, 'ls', '--root', proj, '--root', locked, '--root', join(root, '--deep--'), '--json');
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(json.stderr, text.stderr, 'the same notes on stderr; stdout stays the array of projects');
+    const groups = json.json();
+    assert.ok(Array.isArray(groups));
+    assert.deepEqual(groups[0].sessions.map((x: { path: string }) => x.path).sort(), [good, newline].sort());
+  } finally {
+    chmodSync(locked, 0o755);
+    removeDeepTree(root);
+  }
+});
+
 test('doctor: exit 0 when clean, 1 with file:line findings; --json', () => {
   const clean = cli('doctor', copy('upstream/pi-large-session.v1.head25.jsonl'));
   assert.equal(clean.code, 0, clean.stderr);
@@ -204,6 +318,109 @@ test('doctor: exit 0 when clean, 1 with file:line findings; --json', () => {
   const j = cli('doctor', p, '--json');
   assert.equal(j.code, 1);
   assert.equal(j.json().findings, 2);
+});
+
+// ---- untrusted text in human-readable output (issue 15, point 14) ----
+
+const OSC_TITLE = '\x1b]0;pwned\x07';
+const CLEAR = '\x1b[2J';
+/** Every character that must never reach a terminal raw (src/cli/terminalText.ts); LF separately. */
+const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const FORGED = '\r\n2026-01-01 00:00  ffffffffffffffff  forged row  /tmp/forged.jsonl';
+
+/** A session whose every printed field carries escape sequences and row-forging line breaks. */
+function hostileSession(dir: string): { file: string; header: Record<string, unknown>; entries: Record<string, unknown>[] } {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `2026-01-01_evil\n${CLEAR}name${OSC_TITLE}.jsonl`);
+  const header = { type: 'session', version: 3, id: `evil${OSC_TITLE}`, timestamp: '2026-01-01T00:00:00.000Z', cwd: `/w${FORGED}`, title: `T${CLEAR}${OSC_TITLE}${FORGED}` };
+  const a = `a${CLEAR}b`;
+  const entries = [
+    { type: 'message', id: a, parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: `hi${OSC_TITLE} there${FORGED}` } },
+    { type: 'message', id: 'cccccccc', parentId: a, timestamp: '2026-01-01T00:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text: `C1 \u009b2J, \u2028 sep, \u202eroverride, \u2066isolate` }], provider: 'p', model: 'm' } },
+    { type: 'label', id: 'dddddddd', parentId: 'cccccccc', timestamp: '2026-01-01T00:00:03.000Z', targetId: a, label: `L\x1b[31m${FORGED}` },
+    // its parent is missing: doctor's message names that id
+    { type: 'message', id: 'eeeeeeee', parentId: `gone${CLEAR}\r\nfake.jsonl:1: clean`, timestamp: '2026-01-01T00:00:04.000Z', message: { role: 'user', content: 'orphan' } },
+  ];
+  writeFileSync(file, [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n');
+  age(file);
+  return { file, header, entries };
+}
+const shownPath = (p: string) => p.replace(/\n/g, '\\n').replace(/\x1b/g, '\\x1b').replace(/\x07/g, '\\x07');
+function assertNoRawControl(r: Run, what: string): void {
+  assert.doesNotMatch(r.stdout, RAW_CONTROL, `${what}: stdout`);
+  assert.doesNotMatch(r.stderr, RAW_CONTROL, `${what}: stderr`);
+}
+
+test('human-readable output shows control characters escaped (tree, ls, doctor, errors); --json keeps the exact strings', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-cli-evil-'));
+  const { file, header, entries } = hostileSession(join(root, 'proj'));
+
+  const tree = cli('tree', file);
+  assert.equal(tree.code, 0, tree.stderr);
+  assertNoRawControl(tree, 'tree');
+  const rows = tree.stdout.trimEnd().split('\n');
+  assert.equal(rows.length, entries.length, `one row per entry, none forged:\n${tree.stdout}`);
+  assert.ok(rows[0]!.startsWith('a\\x1b[2Jb user: hi\\x1b]0;pwned\\x07 there'), rows[0]);
+  assert.ok(rows[0]!.includes('[L\\x1b[31m\\r\\n2026-01-01'), rows[0]);
+  // (U+2028 is whitespace, which the preview collapses to a space anyway)
+  assert.ok(rows.some((r) => r.includes('\\x9b2J') && r.includes('\\u202e') && r.includes('\\u2066')), tree.stdout);
+  assert.ok(tree.stderr.startsWith(`${shownPath(file)}:5: missing-parent: `), tree.stderr);
+  assert.equal(tree.stderr.trimEnd().split('\n').length, 1, tree.stderr);
+
+  const treeJson = cli('tree', file, '--json');
+  assertNoRawControl(treeJson, 'tree --json');
+  const first = treeJson.json().roots[0].entries[0];
+  assert.equal(first.id, entries[0]!.id);
+  assert.equal(first.label, entries[2]!.label);
+
+  const ls = cli('ls', '--root', root);
+  assert.equal(ls.code, 0, ls.stderr);
+  assertNoRawControl(ls, 'ls');
+  const lsRows = ls.stdout.trimEnd().split('\n');
+  assert.equal(lsRows.length, 2, `a project line and one session row, none forged:\n${ls.stdout}`);
+  assert.equal(lsRows[0], '/w\\r\\n2026-01-01 00:00  ffffffffffffffff  forged row  /tmp/forged.jsonl');
+  assert.ok(lsRows[1]!.includes('evil\\x1b]0;pwned\\x07  T\\x1b[2J\\x1b]0;pwned\\x07\\r\\n2026'), lsRows[1]);
+  assert.ok(lsRows[1]!.endsWith(shownPath(file)), lsRows[1]);
+  const lsJson = cli('ls', '--root', root, '--json');
+  assertNoRawControl(lsJson, 'ls --json');
+  const s = lsJson.json()[0].sessions[0];
+  assert.deepEqual([s.path, s.id, s.cwd, s.title, s.firstUserMessage], [file, header.id, header.cwd, header.title, (entries[0]!.message as { content: string }).content]);
+
+  const doctor = cli('doctor', file);
+  assert.equal(doctor.code, 1);
+  assertNoRawControl(doctor, 'doctor');
+  const doctorRows = doctor.stderr.trimEnd().split('\n');
+  assert.equal(doctorRows.length, 2, doctor.stderr);
+  assert.ok(doctorRows.every((l) => l.startsWith(`${shownPath(file)}:`)), doctor.stderr);
+  assert.match(doctorRows[0]!, /gone\\x1b\[2J\\r\\nfake\.jsonl:1: clean/);
+  const doctorJson = cli('doctor', file, '--json');
+  assert.equal(doctorJson.json().file, file);
+  assert.ok(doctorJson.json().diagnostics[0].message.includes(`gone${CLEAR}\r\nfake.jsonl:1: clean`));
+
+  const context = cli('context', file, '--leaf', 'cccccccc');
+  assertNoRawControl(context, 'context');
+  const messages = context.json().messages;
+  assert.equal(messages[1].content[0].text, (entries[1]!.message as { content: { text: string }[] }).content[0]!.text, 'C1, U+2028 and bidi characters come back exactly from --json');
+
+  const badLeaf = cli('context', file, '--leaf', `x${CLEAR}\ny`);
+  assert.equal(badLeaf.code, 1);
+  assertNoRawControl(badLeaf, 'error');
+  assert.equal(badLeaf.stderr, `${shownPath(file)}:1: no entry with id "x\\x1b[2J\\ny" (use --leaf null for the empty context)\n`);
+  const missing = cli('doctor', `${file}.nope`);
+  assertNoRawControl(missing, 'missing file');
+  assert.equal(missing.stderr, `${shownPath(file)}.nope:1: no such file\n`);
+  const migrate = cli('migrate', file, '--dry-run');
+  assertNoRawControl(migrate, 'migrate');
+  assert.ok(migrate.stderr.startsWith(`${shownPath(file)}: already version 3`), migrate.stderr);
+  const unknown = cli(`frob${OSC_TITLE}`);
+  assertNoRawControl(unknown, 'unknown command');
+  assert.match(unknown.stderr, /unknown command "frob\\x1b\]0;pwned\\x07"/);
+  const unknownOption = cli('tree', file, `--x${CLEAR}`);
+  assertNoRawControl(unknownOption, 'unknown option');
+  assert.match(unknownOption.stderr, /^session-loom: unknown option --x\\x1b\[2J\nusage: session-loom tree/);
+  const extra = cli('ls', `a\nb${CLEAR}`);
+  assertNoRawControl(extra, 'ls argument');
+  assert.match(extra.stderr, /^session-loom: unexpected argument "a\\nb\\x1b\[2J"\nusage: session-loom ls/);
 });
 
 test('migrate --dry-run writes nothing', () => {

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSessionRoots, findMostRecentSession, getRecentSessions, groupByProject, idFromFileName, list, listAll, readSessionInfo } from '../../src/core/discovery/discovery';
+import { defaultSessionRoots, describeSkipped, findMostRecentSession, getRecentSessions, groupByProject, idFromFileName, list, listAll, listAllWithSkipped, readSessionInfo } from '../../src/core/discovery/discovery';
+import { makeFolderBeyondPathMax, removeDeepTree } from '../helpers/deepPath';
 
 function session(file: string, header: Record<string, unknown>, entries: unknown[], ageSec = 0): void {
   writeFileSync(file, [JSON.stringify({ type: 'session', version: 3, timestamp: '2026-01-01T00:00:00.000Z', ...header }), ...entries.map((e) => JSON.stringify(e))].join('\n') + '\n');
@@ -92,4 +94,65 @@ test('listAll recurses; subagent sessions link to their parent; groupByProject n
   assert.deepEqual(groups.map((g) => g.project), ['/home/u/projects/x', '/srv']);
   assert.deepEqual(groups[0]!.sessions.map((s) => s.id), ['pppppppppppppppp']);
   assert.deepEqual(groups[0]!.subagents[parent]!.map((s) => s.id), ['cccccccccccccccc']);
+});
+
+test('listAllWithSkipped: every folder or session file left out is reported with why; the rest is listed as before', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-skip-'));
+  const outside = mkdtempSync(join(tmpdir(), 'sl-skip-out-'));
+  const proj = join(root, '--w--');
+  mkdirSync(proj);
+  const good = join(proj, '2026_1111111111111111.jsonl');
+  session(good, { id: '1111111111111111', cwd: '/w' }, [msg('user', 'kept')]);
+  const elsewhere = join(outside, '2026_2222222222222222.jsonl');
+  session(elsewhere, { id: '2222222222222222', cwd: '/w' }, [msg('user', 'linked')]);
+  symlinkSync(elsewhere, join(proj, '2026_2222222222222222.jsonl'));
+  symlinkSync(join(outside, 'nothing-here.jsonl'), join(proj, 'dangling.jsonl'));
+  symlinkSync(root, join(proj, 'loop'));
+  symlinkSync(elsewhere, join(proj, 'not-a-session.txt'));
+  execFileSync('mkfifo', [join(proj, 'pipe.jsonl')]);
+  const deep = makeFolderBeyondPathMax(join(root, '--deep--'), '2026_3333333333333333.jsonl', JSON.stringify({ type: 'session', version: 3, id: '3333333333333333', timestamp: 't', cwd: '/deep' }) + '\n');
+  try {
+    const { sessions, skipped } = await listAllWithSkipped(root);
+    assert.deepEqual(sessions.map((s) => s.path), [good]);
+    const byPath = new Map(skipped.map((s) => [s.path, s]));
+    assert.equal(byPath.get(join(proj, '2026_2222222222222222.jsonl'))?.kind, 'symlinked-file');
+    assert.equal(byPath.get(join(proj, 'dangling.jsonl'))?.kind, 'symlinked-file');
+    assert.equal(byPath.get(join(proj, 'loop'))?.kind, 'symlinked-folder');
+    assert.equal(byPath.get(join(proj, 'pipe.jsonl'))?.kind, 'not-regular');
+    assert.equal(byPath.has(join(proj, 'not-a-session.txt')), false, 'a link that is neither a folder nor a .jsonl is not a candidate');
+    const tooLong = skipped.filter((s) => s.kind === 'path-too-long');
+    assert.equal(tooLong.length, 1, JSON.stringify(skipped.map((s) => [s.kind, s.code, s.path.length])));
+    assert.ok(deep.startsWith(tooLong[0]!.path) && tooLong[0]!.path.length > 4096, 'the first folder beyond PATH_MAX on the way to the deep session');
+    assert.equal(skipped.length, 5);
+    assert.deepEqual(skipped.map((s) => s.path), skipped.map((s) => s.path).sort(), 'sorted by path');
+    assert.match(describeSkipped(byPath.get(join(proj, 'loop'))!), /symbolic link to a folder, not followed/);
+    assert.deepEqual((await listAll(root)).map((s) => s.path), [good], 'listAll lists the same sessions');
+    assert.deepEqual((await listAllWithSkipped(join(root, 'no-such-root'))).skipped, [], 'a root that does not exist is not a skipped folder');
+  } finally {
+    removeDeepTree(root);
+  }
+});
+
+test('listAllWithSkipped: an unreadable folder and an unreadable session file are reported (EACCES)', { skip: process.getuid?.() === 0 ? 'root reads through chmod 000 (the CLI test runs this as an unprivileged user)' : false }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'sl-skip-acl-'));
+  const locked = join(root, '--locked--');
+  mkdirSync(locked);
+  session(join(locked, '2026_4444444444444444.jsonl'), { id: '4444444444444444', cwd: '/l' }, []);
+  const proj = join(root, '--p--');
+  mkdirSync(proj);
+  const secret = join(proj, '2026_5555555555555555.jsonl');
+  session(secret, { id: '5555555555555555', cwd: '/p' }, []);
+  chmodSync(locked, 0o000);
+  chmodSync(secret, 0o000);
+  try {
+    const { sessions, skipped } = await listAllWithSkipped(root);
+    assert.deepEqual(sessions, []);
+    // sorted by path: --locked-- before --p--
+    assert.deepEqual(skipped, [
+      { path: locked, kind: 'unreadable-folder', code: 'EACCES' },
+      { path: secret, kind: 'unreadable-file', code: 'EACCES' },
+    ]);
+  } finally {
+    chmodSync(locked, 0o755);
+  }
 });

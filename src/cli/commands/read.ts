@@ -2,12 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import type { ContextMessage } from '../../core/formats/xcsh/context';
-import { formatDiagnostic, severityOf } from '../../core/diagnostics';
-import { groupByProject, listAll } from '../../core/discovery/discovery';
+import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
+import { describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
+import { escapeForTerminal } from '../terminalText';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -24,11 +25,19 @@ async function openWithBlobs(file: string, blobs: string | boolean | undefined):
   return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
 }
 
-function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
-  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${formatDiagnostic(file, d)}\n`);
+/** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
+function diagnosticLine(file: string, d: Diagnostic): string {
+  return escapeForTerminal(formatDiagnostic(file, d));
 }
 
-/** Blob references in image blocks resolved back to base64 (Part A), on copies. */
+function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
+  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
+}
+
+/**
+ * Blob references in image blocks resolved back to base64 (Part A), on copies. A blob that cannot
+ * be used keeps its reference; the load already reported it (the CLI's store checks content).
+ */
 async function resolveImages(messages: ContextMessage[], store: BlobStore): Promise<ContextMessage[]> {
   const out: ContextMessage[] = [];
   for (const m of messages) {
@@ -155,7 +164,8 @@ function printSegments(io: Io, roots: Segment[]): void {
     const { seg, prefix, marker } = stack.pop()!;
     seg.entries.forEach((r, i) => {
       const lead = i === 0 ? prefix + marker : prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
-      buf += `${lead}${r.id} ${r.preview}${r.label !== undefined ? ` [${r.label}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
+      const label = r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : '';
+      buf += `${lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${label}${r.leaf ? '  ← leaf' : ''}\n`;
       if (buf.length > 1 << 16) {
         io.out(buf);
         buf = '';
@@ -179,7 +189,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
     warnDiagnostics(io, file, doc);
-    if (doc.loaded.stat?.size === 0) io.err(`${file}:1: empty file (0 bytes): no session in it yet\n`);
+    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}:1: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
   return 0;
@@ -190,7 +200,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
 export async function lsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.ls);
   if (values.help) return (io.out(USAGE.ls + '\n'), 0);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\n${USAGE.ls}`);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${escapeForTerminal(positionals[0]!)}"\n${USAGE.ls}`);
   const rootOpt = values.root as unknown as string[] | undefined;
   // A root named on the command line must be a folder: a typo is an error, not "no sessions".
   for (const root of rootOpt ?? []) {
@@ -198,17 +208,20 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     if (!st) throw new CliError('no such directory', root, 0);
     if (!st.isDirectory()) throw new CliError('not a directory', root, 0);
   }
-  const groups = groupByProject(await listAll(rootOpt && rootOpt.length > 0 ? rootOpt : undefined));
+  const { sessions, skipped } = await listAllWithSkipped(rootOpt && rootOpt.length > 0 ? rootOpt : undefined);
+  // What was left out goes to stderr in both modes: --json keeps its array on stdout unchanged.
+  for (const s of skipped) io.err(`${escapeForTerminal(s.path)}: skipped: ${escapeForTerminal(describeSkipped(s))}\n`);
+  const groups = groupByProject(sessions);
   if (values.json) {
     writeJson(io, groups, values.pretty === true);
     return 0;
   }
   let out = '';
   for (const g of groups) {
-    out += `${g.project}\n`;
+    out += `${escapeForTerminal(g.project)}\n`;
     const row = (s: (typeof g.sessions)[number], indent: string): void => {
       const what = s.title ?? s.firstUserMessage?.replace(/\s+/g, ' ').slice(0, 60) ?? '(no messages)';
-      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${s.id}  ${what}${s.damaged ? '  [damaged]' : ''}  ${s.path}\n`;
+      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${s.damaged ? '  [damaged]' : ''}  ${escapeForTerminal(s.path)}\n`;
       for (const sub of g.subagents[s.path] ?? []) row(sub, indent + '  ↳ ');
     };
     for (const s of g.sessions) row(s, '  ');
@@ -231,9 +244,10 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) {
     writeJson(io, { file, readOnlyReason: doc.loaded.readOnlyReason, version: doc.loaded.originalVersion, entries: doc.loaded.entries.length, findings, diagnostics }, values.pretty === true);
   } else {
-    for (const d of diagnostics) io.err(`${formatDiagnostic(file, d)} (${d.severity})\n`);
+    for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
     const clean = doc.loaded.stat?.size === 0 ? 'empty file (0 bytes): no session in it yet' : `clean (${doc.loaded.entries.length} entries)`;
-    io.err(findings === 0 ? `${file}: ${clean}\n` : `${file}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
+    const shown = escapeForTerminal(file);
+    io.err(findings === 0 ? `${shown}: ${clean}\n` : `${shown}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
   }
   return findings === 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@ import { assertNotLive } from '../../core/store/rewriteGuard';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { buildTreeIndex } from '../../core/tree/tree';
+import { escapeForTerminal } from '../terminalText';
 import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -43,12 +44,12 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
   };
   const needed = loaded.originalVersion < CURRENT_SESSION_VERSION || m.changedIndices.length > 0;
   if (!needed) {
-    io.err(`${file}: already version ${loaded.originalVersion}; nothing to do\n`);
+    io.err(`${escapeForTerminal(file)}: already version ${loaded.originalVersion}; nothing to do\n`);
     writeJson(io, { ...report, written: false, backupPath: null }, values.pretty === true);
     return 0;
   }
   if (values['dry-run']) {
-    io.err(`${file}: dry run, nothing written\n`);
+    io.err(`${escapeForTerminal(file)}: dry run, nothing written\n`);
     writeJson(io, { ...report, written: false, backupPath: null }, values.pretty === true);
     return 0;
   }

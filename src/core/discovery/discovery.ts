@@ -6,11 +6,13 @@
 // Nothing here writes.
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { cwdDirNames, decodeCwd } from '../formats/xcsh/cwd';
 import { readJsonlPrefix } from '../formats/xcsh/jsonl';
 import { contentText } from '../formats/xcsh/stats';
+import { english, type Translate } from '../l10n';
 
 export const METADATA_PREFIX_BYTES = 4096;
 const METADATA_RETRY_BYTES = 64 * 1024;
@@ -72,18 +74,24 @@ function firstUserIn(records: { value: Record<string, unknown> }[]): string | nu
 
 /** Metadata of one session file from its prefix. Null when the file cannot be read. */
 export async function readSessionInfo(path: string): Promise<SessionInfo | null> {
-  let st;
+  const r = await readSessionInfoOrSkip(path);
+  return 'kind' in r ? null : r;
+}
+
+/** Metadata of one session file, or what stopped it being read. */
+async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | SkippedPath> {
+  let st: Stats;
   try {
     st = await stat(path);
-    if (!st.isFile()) return null;
-  } catch {
-    return null;
+  } catch (e) {
+    return skippedFor(path, e, 'unreadable-file');
   }
+  if (!st.isFile()) return { path, kind: 'not-regular' };
   let parse;
   try {
     parse = await readJsonlPrefix(path, METADATA_PREFIX_BYTES);
-  } catch {
-    return null;
+  } catch (e) {
+    return skippedFor(path, e, 'unreadable-file');
   }
   let records = parse.records;
   let headerRec = records[0]?.value;
@@ -180,37 +188,110 @@ export async function list(cwd: string, sessionDir?: string, roots: string[] = d
  * are found), newest first. Symlinked folders are not followed (no loops).
  */
 export async function listAll(root?: string | string[]): Promise<SessionInfo[]> {
+  return (await listAllWithSkipped(root)).sessions;
+}
+
+/** Why a folder or a would-be session file under the roots was left out of a listing. */
+export type SkipKind =
+  | 'unreadable-folder' // readdir failed (EACCES…): whatever it holds is not listed
+  | 'unreadable-file' // a `.jsonl` file that could not be stat'ed or read (EACCES…)
+  | 'path-too-long' // ENAMETOOLONG: the full path is beyond the system's PATH_MAX
+  | 'symlinked-folder' // a link to a folder: not followed (links can loop)
+  | 'symlinked-file' // a `.jsonl` link: not followed, like every link (it could point anywhere)
+  | 'not-regular' // a `.jsonl` name on a FIFO, socket or device
+  | 'vanished'; // gone between being seen and being read (deleted or renamed meanwhile)
+
+export interface SkippedPath {
+  path: string;
+  kind: SkipKind;
+  /** The errno code, for the kinds that come from an error. */
+  code?: string;
+}
+
+export interface ListAllResult {
+  /** As listAll. */
+  sessions: SessionInfo[];
+  /** What was left out and why, sorted by path. */
+  skipped: SkippedPath[];
+}
+
+function skippedFor(path: string, e: unknown, otherwise: 'unreadable-folder' | 'unreadable-file'): SkippedPath {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  if (code === 'ENAMETOOLONG') return { path, kind: 'path-too-long', code };
+  if (code === 'ENOENT') return { path, kind: 'vanished', code };
+  return { path, kind: otherwise, code };
+}
+
+/** Words for a skipped path, to follow "<path>: skipped: ". */
+export function describeSkipped(s: SkippedPath, l10nT: Translate = english): string {
+  switch (s.kind) {
+    case 'unreadable-folder':
+      return l10nT('folder not readable ({0}); the sessions in it are not listed', s.code ?? '');
+    case 'unreadable-file':
+      return l10nT('not readable ({0})', s.code ?? '');
+    case 'path-too-long':
+      return l10nT('the path is longer than the system allows (ENAMETOOLONG)');
+    case 'symlinked-folder':
+      return l10nT('a symbolic link to a folder, not followed (links can loop)');
+    case 'symlinked-file':
+      return l10nT('a symbolic link, not followed (only regular files are listed)');
+    case 'not-regular':
+      return l10nT('not a regular file');
+    case 'vanished':
+      return l10nT('vanished while the folder was being listed');
+  }
+}
+
+/** listAll, and what it left out: a listing never drops a folder or a session file silently. */
+export async function listAllWithSkipped(root?: string | string[]): Promise<ListAllResult> {
   const roots = root === undefined ? defaultSessionRoots() : Array.isArray(root) ? root : [root];
+  const rootSet = new Set(roots);
   const files: { path: string; mtimeMs: number }[] = [];
+  const skipped: SkippedPath[] = [];
   const stack = [...roots];
   while (stack.length > 0) {
     const dir = stack.pop()!;
     let ents;
     try {
       ents = await readdir(dir, { withFileTypes: true });
-    } catch {
+    } catch (e) {
+      // a default root that does not exist (no ~/.xcsh yet) holds nothing to skip
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && rootSet.has(dir)) continue;
+      skipped.push(skippedFor(dir, e, 'unreadable-folder'));
       continue;
     }
     for (const d of ents) {
       const p = join(dir, d.name);
       if (d.isDirectory()) stack.push(p);
-      else if (d.isFile() && d.name.endsWith('.jsonl')) {
+      else if (d.isSymbolicLink()) {
+        const target = await stat(p).catch(() => null);
+        if (target?.isDirectory()) skipped.push({ path: p, kind: 'symlinked-folder' });
+        else if (d.name.endsWith('.jsonl')) skipped.push({ path: p, kind: 'symlinked-file' });
+      } else if (d.name.endsWith('.jsonl')) {
+        if (!d.isFile()) {
+          skipped.push({ path: p, kind: 'not-regular' });
+          continue;
+        }
         try {
           files.push({ path: p, mtimeMs: (await stat(p)).mtimeMs });
-        } catch {
-          // vanished
+        } catch (e) {
+          skipped.push(skippedFor(p, e, 'unreadable-file'));
         }
       }
     }
   }
   files.sort(byNewest);
-  const infos: SessionInfo[] = [];
+  const sessions: SessionInfo[] = [];
   // bounded concurrency: a big sessions root has thousands of files
   for (let i = 0; i < files.length; i += 32) {
-    const batch = await Promise.all(files.slice(i, i + 32).map((f) => readSessionInfo(f.path)));
-    for (const x of batch) if (x) infos.push(x);
+    const batch = await Promise.all(files.slice(i, i + 32).map((f) => readSessionInfoOrSkip(f.path)));
+    for (const x of batch) {
+      if ('kind' in x) skipped.push(x);
+      else sessions.push(x);
+    }
   }
-  return infos;
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { sessions, skipped };
 }
 
 export interface ProjectGroup {

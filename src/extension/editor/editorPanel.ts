@@ -1,7 +1,7 @@
 // One webview showing a SessionDocument: validates what the webview sends, answers its requests
 // from the document's current snapshot, and forwards reloads and leaf selections to it.
 import * as vscode from 'vscode';
-import { resolveImageData } from '../../core/formats/xcsh/blobs';
+import { describeBlobProblem, resolveImageData } from '../../core/formats/xcsh/blobs';
 import {
   HostToWebviewSchema,
   WebviewToHostSchema,
@@ -141,6 +141,7 @@ export class EditorPanel implements vscode.Disposable {
         const r = await resolveImageData(img.data, snap.blobs);
         if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
         if (r.kind === 'invalid') return { kind: 'error', message: vscode.l10n.t('invalid blob reference {0}', r.ref.slice(0, 80)) };
+        if (r.kind === 'bad') return { kind: 'error', message: vscode.l10n.t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, vscode.l10n.t)) };
         // Only image types a browser renders inert; anything else (svg carries script) is refused.
         const mime = /^image\/(png|jpeg|gif|webp|bmp)$/.test(img.mimeType) ? img.mimeType : null;
         if (!mime) return { kind: 'error', message: vscode.l10n.t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };

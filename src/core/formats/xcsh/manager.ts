@@ -227,7 +227,8 @@ export class SessionManager {
         if (b?.type !== 'image' || typeof b.data !== 'string') continue;
         const r = await resolveImageData(b.data, this.#blobs!);
         if (r.kind === 'blob') (copy ??= holder.content.slice())[k] = { ...b, data: r.base64 };
-        // a missing blob leaves the reference in place (Part B §8)
+        // a missing or unusable blob (a link, a FIFO, too large, wrong content) leaves the
+        // reference in place (Part B §8) and costs that image only: the read never throws
       }
       if (copy) {
         const resolved = e.type === 'message' ? { ...e, message: { ...holder, content: copy } } : { ...e, content: copy };
