@@ -3,7 +3,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
@@ -39,6 +39,7 @@ function copy(rel: string, old = true): string {
   mkdirSync(dir);
   const p = join(dir, basename(rel));
   copyFileSync(fixture(...rel.split('/')), p);
+  chmodSync(p, 0o644); // the shared fixtures are read-only (0444): a copy to work on is the user's, writable
   if (old) age(p);
   return p;
 }
