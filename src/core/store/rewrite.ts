@@ -9,6 +9,7 @@
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
 import * as fsp from 'node:fs/promises';
+import { readRange } from './fileHead';
 import { writeFileAtomicStream, type ByteSink } from './fileStorage';
 import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
@@ -65,17 +66,6 @@ async function copyRange(fh: fsp.FileHandle, start: number, end: number, write: 
     await write(buf.subarray(0, bytesRead));
     pos += bytesRead;
   }
-}
-
-async function readRange(fh: fsp.FileHandle, start: number, end: number): Promise<Buffer> {
-  const buf = Buffer.alloc(end - start);
-  let got = 0;
-  while (got < buf.length) {
-    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

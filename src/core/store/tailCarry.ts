@@ -16,6 +16,7 @@
 // (openWriters.ts).
 import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
+import { readRange } from './fileHead';
 import type { AtomicWriteResult, FinishedTemp } from './fileStorage';
 import type { OpenOriginal } from './writeTarget';
 import { RewriteRefusedError } from './writeRefusal';
@@ -27,20 +28,9 @@ const SETTLE_LIMIT_MS = 10_000;
 /** How long the orphaned inode is watched after the rename. */
 const AFTER_RENAME_WATCH_MS = 20;
 
-async function readAt(fh: fsp.FileHandle, start: number, end: number): Promise<Buffer> {
-  const buf = Buffer.alloc(end - start);
-  let got = 0;
-  while (got < buf.length) {
-    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
-
 async function hashAt(fh: fsp.FileHandle, start: number, end: number): Promise<string> {
   return createHash('sha1')
-    .update(await readAt(fh, start, end))
+    .update(await readRange(fh, start, end))
     .digest('hex');
 }
 
@@ -87,7 +77,7 @@ function changed(w: TailWatch, detail: string): RewriteRefusedError {
 /** Copies the original's bytes [from, to) through `write`. */
 async function copyOut(w: TailWatch, from: number, to: number, write: (b: Uint8Array) => Promise<void>): Promise<void> {
   for (let pos = from; pos < to; ) {
-    const buf = await readAt(w.original.fh, pos, Math.min(to, pos + CHUNK));
+    const buf = await readRange(w.original.fh, pos, Math.min(to, pos + CHUNK));
     if (buf.length === 0) throw changed(w, `it shrank below byte ${pos}`);
     await write(buf);
     pos += buf.length;
