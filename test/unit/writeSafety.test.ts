@@ -453,3 +453,18 @@ test('§6 a new header that cannot be written back (version Infinity would becom
   await assert.rejects(rewriteHeaderLine(p, { ...l.header!, version: Infinity }, guard(l, crumbs)), refused('read-only', false, /not a finite number/));
   assert.equal(sha(p), before);
 });
+
+test('only what force would let through is marked forceable: the live guesses, and changed for a header-only rewrite', async () => {
+  const { d, crumbs } = dirs();
+  const p = join(d, 's.jsonl');
+  put(p, v3File(2));
+  const l = await loadSessionFile(p);
+  put(p, v3File(3));
+  await assert.rejects(rewriteHeaderLine(p, { ...l.header!, title: 'x' }, guard(l, crumbs)), refused('changed', true));
+  await assert.rejects(rewriteSessionFile(p, l, guard(l, crumbs)), refused('changed', false));
+  writeFileSync(p, v3File(3));
+  const fresh = await loadSessionFile(p);
+  await assert.rejects(rewriteHeaderLine(p, { ...fresh.header!, title: 'x' }, guard(fresh, crumbs)), refused('live', true, /modified/));
+  await rewriteHeaderLine(p, { ...l.header!, title: 'forced' }, { ...guard(l, crumbs), force: true });
+  assert.equal(JSON.parse(readFileSync(p, 'utf8').split('\n')[0]!).title, 'forced');
+});

@@ -240,7 +240,7 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
   let carriedBytes = 0;
   try {
     const st = { size: original.st.size, mtimeMs: original.st.mtimeMs };
-    if (!opts.force) assertFingerprint(path, opts.expected, st);
+    if (!opts.force) assertFingerprint(path, opts.expected, st, true);
     await assertNotLive(path, st.mtimeMs, opts);
     const h = await locateHeader(fh, st.size);
     refuseReadOnly(path, headerWriteRefusal(h.value));

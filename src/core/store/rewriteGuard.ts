@@ -127,13 +127,17 @@ export async function assertNoOtherWriters(path: string, realPath: string, st: {
   );
 }
 
-/** Throws `changed` when a file's current size+mtime (`actual`) differ from what was read. */
-export function assertFingerprint(path: string, expected: FileFingerprint, actual: FileFingerprint): void {
+/**
+ * Throws `changed` when a file's current size+mtime (`actual`) differ from what was read;
+ * `forceable` when the caller's `force` would write the current bytes anyway.
+ */
+export function assertFingerprint(path: string, expected: FileFingerprint, actual: FileFingerprint, forceable = false): void {
   if (actual.size !== expected.size || actual.mtimeMs !== expected.mtimeMs) {
     throw new RewriteRefusedError(
       'changed',
       path,
       `it changed since it was read (size ${expected.size} → ${actual.size}, mtime ${new Date(expected.mtimeMs).toISOString()} → ${new Date(actual.mtimeMs).toISOString()}); reload it first`,
+      forceable,
     );
   }
 }

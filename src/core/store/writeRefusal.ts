@@ -20,7 +20,10 @@ export type RewriteRefusal =
 export class RewriteRefusedError extends Error {
   readonly reason: RewriteRefusal;
   readonly path: string;
-  /** True only for the live-file heuristics (recent mtime, breadcrumb): `force` may override these. */
+  /**
+   * `force` would let this write through: the live-file guesses (recent mtime, breadcrumb), and
+   * `changed` for a header-only rewrite (it works on the current bytes). Never anything else.
+   */
   readonly forceable: boolean;
   constructor(reason: RewriteRefusal, path: string, detail: string, forceable = false) {
     super(`refusing to write ${path}: ${detail}`);
