@@ -1,7 +1,7 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
 // `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
-import { migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
+import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
 import { CliError, processIo, UsageError, type Io } from './util';
 
@@ -35,8 +35,7 @@ ${WRITE.relabel}
 ${WRITE.title}
     set the session title (replaces the header line only; every other byte kept)
 
-Writes refuse a file that changed since it was read or looks live (modified in the last few
-seconds, or named by a terminal breadcrumb); --force overrides the live guard.
+${FORCE_HELP}
 `;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {

@@ -58,18 +58,19 @@ export function parse<O extends Options>(argv: string[], options: O, usage?: str
 }
 
 /**
- * The start of every `<file>` subcommand: parse the options, answer --help (null: the usage was
- * printed, exit 0), and check that the first positional is an existing file.
+ * The start of every `<file>` subcommand: parse the options, answer --help (null: the usage, and
+ * `more` when given, was printed, exit 0), and check that the first positional is an existing file.
  */
 export async function parseFileCommand<O extends Options>(
   argv: string[],
   options: O,
   usage: string,
   io: Io,
+  more?: string,
 ): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string } | null> {
   const { values, positionals } = parse(argv, options, usage);
   if (values.help) {
-    io.out(usage + '\n');
+    io.out(usage + '\n' + (more ? more + '\n' : ''));
     return null;
   }
   return { values, positionals, file: await requireFile(positionals[0], usage) };

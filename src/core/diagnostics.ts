@@ -24,7 +24,9 @@ export type DiagnosticKind =
   // tree index (src/core/tree/tree.ts)
   | 'duplicate-id' // two entries share an id (the last one wins)
   | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
-  | 'cycle'; // a parentId chain that loops (the walk stops at the first repeated id)
+  | 'cycle' // a parentId chain that loops (the walk stops at the first repeated id)
+  // store (src/core/store/tempFiles.ts)
+  | 'leftover-temp-file'; // `.<name>.<hex>.tmp` beside the file: an interrupted (or running) write of ours
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -59,6 +61,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'duplicate-id': 'warning',
   'missing-parent': 'warning',
   cycle: 'error',
+  'leftover-temp-file': 'warning',
 };
 
 export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {

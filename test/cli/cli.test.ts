@@ -53,6 +53,7 @@ function copy(rel: string, old = true): string {
   mkdirSync(dir);
   const p = join(dir, basename(rel));
   copyFileSync(fixture(...rel.split('/')), p);
+  chmodSync(p, 0o644); // the shared fixtures are read-only (0444): a copy to work on is the user's, writable
   if (old) age(p);
   return p;
 }

@@ -10,7 +10,7 @@
 //   <tmp>/home/.xcsh/agent/blobs/
 //   <tmp>/workspace/
 //   <tmp>/home/session-loom-test-manifest.json                                               what went where
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,6 +73,7 @@ export function buildTestHome(tmpDir) {
     const file = path.join(dir, name);
     if (existsSync(file)) throw new Error(`Two fixtures map to ${file}`);
     copyFileSync(source, file);
+    chmodSync(file, 0o644); // the shared fixtures are read-only (0444); Session Loom never writes a read-only file
     (projects[projectDir] ??= []).push({ file, source });
   };
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
@@ -281,6 +281,7 @@ test('open migrates a v1 file and rewrites it at once, keeping an unparsable lin
   const dir = mkdtempSync(join(tmpdir(), 'sl-mgr-v1-'));
   const p = join(dir, 's.jsonl');
   copyFileSync(fixture('upstream', 'pi-large-session.v1.head25.jsonl'), p);
+  chmodSync(p, 0o644); // the shared fixtures are read-only (0444), and a read-only file is never written
   const lines = readFileSync(p, 'utf8').split('\n');
   lines.splice(3, 0, 'this line is not JSON');
   writeFileSync(p, lines.join('\n'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile, type LoadedSession } from '../../src/core/formats/xcsh/load';
@@ -59,6 +59,7 @@ test('migrating a real v1 fixture keeps every entry and round-trips', async () =
   const { d, crumbs } = dirs();
   const p = join(d, 's.jsonl');
   copyFileSync(fixture('upstream', 'pi-session.v1.glued-records.jsonl'), p);
+  chmodSync(p, 0o644); // the shared fixtures are read-only (0444), and a read-only file is never written
   utimesSync(p, new Date(0), new Date(0));
   const l = await loadSessionFile(p);
   const r = await rewriteSessionFile(p, l, { ...guard(l, crumbs), backup: true, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });

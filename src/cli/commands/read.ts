@@ -9,6 +9,7 @@ import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
+import { tempFileDiagnostics } from '../../core/store/tempFiles';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -238,7 +239,7 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   if (!args) return 0;
   const { values, file } = args;
   const { doc } = await openWithBlobs(file, values.blobs);
-  const diagnostics = doc.diagnostics.map((d) => ({ ...d, severity: severityOf(d.kind) }));
+  const diagnostics = [...doc.diagnostics, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;
   if (values.json) {

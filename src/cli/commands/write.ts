@@ -1,10 +1,10 @@
-// Writing subcommands: migrate, relabel, title. Every write goes through part 1's guarded paths
-// (Part C §3): size+mtime must match what was read, and a live file is refused unless --force.
+// Writing subcommands: migrate, relabel, title. Every write goes through the core's guarded
+// writers (Part C §3, issue 15): see FORCE_HELP for what they refuse and what --force overrides.
 import { stat } from 'node:fs/promises';
 import { generateEntryId } from '../../core/formats/xcsh/ids';
 import { readJsonlPrefix } from '../../core/formats/xcsh/jsonl';
 import { loadSessionFile } from '../../core/formats/xcsh/load';
-import { appendEntries, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/store/rewrite';
+import { appendEntries, assertSessionWritable, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/store/rewrite';
 import { assertNotLive } from '../../core/store/rewriteGuard';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
@@ -18,13 +18,22 @@ export const USAGE = {
   title: 'usage: session-loom title <file> <title> [--force] [--backup]',
 };
 
+/** What every write refuses, and the one thing --force changes (in --help). */
+export const FORCE_HELP = `Writes refuse a file that looks live: modified in the last few seconds, or named by a terminal
+breadcrumb. --force overrides exactly these two guesses. Nothing overrides the other refusals: the
+file changed since it was read (title reads it afresh), another process holds it open for
+writing (a rewrite would orphan what it appends), it is read-only (no owner write bit), damaged,
+a dsh log, or its header version is not 1, 2, 3 or absent; and migrate and title never rewrite a
+hard-linked file or one whose owner they cannot keep. Bytes appended while a file is rewritten
+are carried over into the new file ("carriedBytes").`;
+
 function refused(file: string, e: unknown): never {
-  if (e instanceof RewriteRefusedError) throw new CliError(`${e.reason}: ${e.message}${e.reason === 'live' ? ' (use --force to override)' : ''}`, file, 1);
+  if (e instanceof RewriteRefusedError) throw new CliError(`${e.reason}: ${e.message}${e.forceable ? ' (use --force to override)' : ''}`, file, 1);
   throw e;
 }
 
 export async function migrateCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io);
+  const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io, FORCE_HELP);
   if (!args) return 0;
   const { values, file } = args;
   const loaded = await loadSessionFile(file);
@@ -48,18 +57,20 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { ...report, written: false, backupPath: null }, values.pretty === true);
     return 0;
   }
+  // a dry run says whether the write would be refused (dsh, version, read-only, hard link…)
+  await assertSessionWritable(file, 'replace').catch((e: unknown) => refused(file, e));
   if (values['dry-run']) {
     io.err(`${escapeForTerminal(file)}: dry run, nothing written\n`);
     writeJson(io, { ...report, written: false, backupPath: null }, values.pretty === true);
     return 0;
   }
   const r = await rewriteSessionFile(file, loaded, { expected: loaded.stat!, force: values.force === true, backup: values.backup === true }).catch((e: unknown) => refused(file, e));
-  writeJson(io, { ...report, written: true, backupPath: r.backupPath, copied: r.copied, reserialised: r.reserialised }, values.pretty === true);
+  writeJson(io, { ...report, written: true, backupPath: r.backupPath, copied: r.copied, reserialised: r.reserialised, carriedBytes: r.carriedBytes }, values.pretty === true);
   return 0;
 }
 
 export async function relabelCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io);
+  const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io, FORCE_HELP);
   if (!args) return 0;
   const { values, positionals, file } = args;
   const target = positionals[1];
@@ -71,6 +82,8 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   if (raw !== undefined && label === null) throw new UsageError('the label is empty after removing control characters (use --clear to remove a label)');
   const loaded = await loadSessionFile(file);
   if (loaded.readOnlyReason) throw new CliError(`cannot relabel: ${loaded.readOnlyReason}`, file, loaded.headerLine || 1);
+  // before the version advice below: a dsh log or a version "4" must be named as what it is
+  await assertSessionWritable(file, 'append').catch((e: unknown) => refused(file, e));
   // The ids of a v1/v2 file exist only in memory until it is migrated: a label appended now would
   // name an id the file does not contain.
   if (loaded.originalVersion < CURRENT_SESSION_VERSION || loaded.changed) {
@@ -94,7 +107,7 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function titleCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io);
+  const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io, FORCE_HELP);
   if (!args) return 0;
   const { values, positionals, file } = args;
   const raw = positionals[1];
@@ -109,9 +122,9 @@ export async function titleCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError('cannot set the title: no valid session header (the file is damaged and read-only)', file, rec?.line ?? 1);
   }
   const header = applyTitle(rec.value as SessionHeader, raw, 'user')!;
-  await rewriteHeaderLine(file, header, { expected: { size: st.size, mtimeMs: st.mtimeMs }, force: values.force === true, backup: values.backup === true }).catch((e: unknown) =>
+  const r = await rewriteHeaderLine(file, header, { expected: { size: st.size, mtimeMs: st.mtimeMs }, force: values.force === true, backup: values.backup === true }).catch((e: unknown) =>
     refused(file, e),
   );
-  writeJson(io, { file, line: rec.line, title: header.title, titleSource: header.titleSource }, values.pretty === true);
+  writeJson(io, { file, line: rec.line, title: header.title, titleSource: header.titleSource, backupPath: r.backupPath, carriedBytes: r.carriedBytes }, values.pretty === true);
   return 0;
 }

@@ -1,20 +1,24 @@
 // The first bytes of a file, for listings and prefix reads (Part A: metadata from a 4096-byte
 // prefix). `fh.read` may return short counts, so it loops until the window is full or EOF.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** Bytes [start, end) of an open file; shorter when the file ends first. */
+export async function readRange(fh: FileHandle, start: number, end: number): Promise<Buffer> {
+  const buf = Buffer.alloc(Math.max(0, end - start));
+  let got = 0;
+  while (got < buf.length) {
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
+}
 
 export async function readFileHead(path: string, maxBytes: number): Promise<{ data: Buffer; size: number }> {
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
-    const want = Math.min(size, maxBytes);
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const { bytesRead } = await fh.read(buf, got, want - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return { data: buf.subarray(0, got), size };
+    return { data: await readRange(fh, 0, Math.min(size, maxBytes)), size };
   } finally {
     await fh.close();
   }

@@ -2,9 +2,11 @@
 // does, so lines appended by two processes never overwrite each other; rewrites are atomic.
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { readFileHead } from './fileHead';
+import { removeStaleTempFiles, tempPathFor } from './tempFiles';
+import { RewriteRefusedError } from './writeRefusal';
+import { writeTargetRefusal } from './writeTarget';
 import { LatchingWriter, type OpenWriterOptions, type SessionStorage, type SessionStorageWriter, type StorageFaults, type StorageStat } from './storage';
 
 class FileWriter extends LatchingWriter {
@@ -51,9 +53,10 @@ class FileWriter extends LatchingWriter {
 }
 
 /** Best-effort fsync of a directory so a rename survives a power loss (not supported everywhere). */
-async function fsyncDir(dir: string): Promise<void> {
+async function fsyncDir(dir: string, faults: StorageFaults): Promise<void> {
   let fh: fsp.FileHandle | null = null;
   try {
+    faults.beforeWrite?.('fsync-dir', dir);
     fh = await fsp.open(dir, 'r');
     await fh.sync();
   } catch {
@@ -66,47 +69,112 @@ async function fsyncDir(dir: string): Promise<void> {
 /** Receives the bytes of a file being written, in order. */
 export type ByteSink = (bytes: Uint8Array) => Promise<void>;
 
+/** The finished temp file, just before it replaces the target. */
+export interface FinishedTemp {
+  /** Adds bytes at its end (a rewrite carrying over what was appended to the original meanwhile). */
+  append: ByteSink;
+  sync(): Promise<void>;
+}
+
+export interface AtomicWriteOptions {
+  faults?: StorageFaults;
+  /**
+   * Runs after the temp file is complete and fsynced, immediately before the rename: the last
+   * moment to check the original and carry over its new bytes. Throwing aborts the write (the
+   * temp is removed, the target untouched). Whatever it appends it must also sync.
+   */
+  beforeRename?: (temp: FinishedTemp) => Promise<void>;
+}
+
+/** Where an atomic write landed: the real path (symlinks resolved) and the new file's inode. */
+export interface AtomicWriteResult {
+  realPath: string;
+  ino: number;
+}
+
+/** The path a write must replace: symlinks resolved, so a symlink stays a symlink; as given when it does not exist yet. */
+async function replaceTarget(path: string): Promise<{ realPath: string; original: fs.Stats | null }> {
+  const realPath = await fsp.realpath(path).catch(() => path);
+  const original = await fsp.stat(realPath).catch(() => null);
+  if (original) {
+    const refusal = writeTargetRefusal(path, original, 'replace');
+    if (refusal) throw refusal;
+  }
+  return { realPath, original };
+}
+
 /**
- * Temp file in the same directory (so the rename cannot cross devices) + fsync + rename +
- * directory fsync. The content is produced piecewise by `produce` (a rewrite streams most bytes
- * straight from the original file). On any failure the temp file is removed and the target is
- * untouched.
+ * Gives the temp the original's owner, group and mode (issue 15 §3). A chown that fails refuses
+ * the write: renaming our temp over the file would hand it to us, and its agent (another user)
+ * could no longer append to it.
  */
-export async function writeFileAtomicStream(path: string, produce: (write: ByteSink) => Promise<void>, faults: StorageFaults = {}): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+async function copyIdentity(path: string, temp: fsp.FileHandle, original: fs.Stats): Promise<void> {
+  const mine = await temp.stat();
+  if (mine.uid !== original.uid || mine.gid !== original.gid) {
+    try {
+      await temp.chown(original.uid, original.gid);
+    } catch (e) {
+      throw new RewriteRefusedError(
+        'identity',
+        path,
+        `it belongs to uid ${original.uid} gid ${original.gid}, and this process (uid ${mine.uid}) cannot give a rewritten file that owner (${(e as NodeJS.ErrnoException).code ?? String(e)}); run the write as the file's owner`,
+      );
+    }
+  }
+  // after the chown, which clears set-id bits
+  await temp.chmod(original.mode & 0o7777).catch(() => undefined);
+}
+
+/**
+ * Temp file next to the real file (so the rename cannot cross devices) with the original's
+ * owner, group and mode + fsync + rename + directory fsync. The content is produced piecewise by
+ * `produce` (a rewrite streams most bytes straight from the original file). On any failure the
+ * temp file is removed and the target is untouched. Refuses (RewriteRefusedError) a target whose
+ * identity a rename would break (writeTarget.ts). Stale temps of earlier, killed writes to the
+ * same file are removed first (tempFiles.ts).
+ */
+export async function writeFileAtomicStream(path: string, produce: (write: ByteSink) => Promise<void>, opts: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+  const faults = opts.faults ?? {};
+  const { realPath, original } = await replaceTarget(path);
+  await removeStaleTempFiles(realPath);
+  const dir = dirname(realPath);
+  const tmp = tempPathFor(realPath);
   let fh: fsp.FileHandle | null = null;
+  let ino: number;
   try {
     fh = await fsp.open(tmp, 'wx', 0o600);
-    // keep the original's permissions when there is one
-    const mode = await fsp.stat(path).then((s) => s.mode & 0o7777, () => null);
-    if (mode !== null) await fh.chmod(mode).catch(() => undefined);
+    if (original) await copyIdentity(path, fh, original);
     const out = fh;
-    await produce(async (buf) => {
+    const write: ByteSink = async (buf) => {
       faults.beforeWrite?.('atomic-temp', tmp);
       let off = 0;
       while (off < buf.length) {
         const { bytesWritten } = await out.write(buf, off, buf.length - off);
         off += bytesWritten;
       }
-    });
+    };
+    await produce(write);
     faults.beforeWrite?.('fsync', tmp);
     await fh.sync();
+    ino = (await fh.stat()).ino;
+    faults.beforeWrite?.('rename', path);
+    // from here to the rename: nothing but a close, so the window after the last check stays tiny
+    await opts.beforeRename?.({ append: write, sync: () => out.sync() });
     await fh.close();
     fh = null;
-    faults.beforeWrite?.('rename', path);
-    await fsp.rename(tmp, path);
+    await fsp.rename(tmp, realPath);
   } catch (e) {
     await fh?.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
     throw e;
   }
-  await fsyncDir(dir);
+  await fsyncDir(dir, faults);
+  return { realPath, ino };
 }
 
-export function writeFileAtomic(path: string, data: string | Uint8Array, faults: StorageFaults = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, faults: StorageFaults = {}): Promise<void> {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  return writeFileAtomicStream(path, (write) => write(buf), faults);
+  await writeFileAtomicStream(path, (write) => write(buf), { faults });
 }
 
 export class FileSessionStorage implements SessionStorage {

@@ -9,6 +9,7 @@
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
 import * as fsp from 'node:fs/promises';
+import { readRange } from './fileHead';
 import { writeFileAtomicStream, type ByteSink } from './fileStorage';
 import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
@@ -16,12 +17,15 @@ import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';
 import type { BlobStore } from '../formats/xcsh/blobs';
 import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
-import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
-import { headerVersion } from '../formats/xcsh/migrate';
-import { assertNotLive, assertUnchanged, RewriteRefusedError, writeBackup, type FileFingerprint, type GuardOptions } from './rewriteGuard';
+import { assertFingerprint, assertNoOtherWriters, assertNotLive, writeBackup, type FileFingerprint, type GuardOptions } from './rewriteGuard';
+import { carryAfterRename, settleBeforeRename, watchTail } from './tailCarry';
+import { tempPathFor } from './tempFiles';
+import { headerWriteRefusal, refuseReadOnly, RewriteRefusedError } from './writeRefusal';
+import { openOriginal, type OpenOriginal, type WriteKind } from './writeTarget';
 
-export { RewriteRefusedError } from './rewriteGuard';
-export type { GuardOptions, RewriteRefusal, FileFingerprint } from './rewriteGuard';
+export { RewriteRefusedError, headerWriteRefusal } from './writeRefusal';
+export type { RewriteRefusal } from './writeRefusal';
+export type { GuardOptions, FileFingerprint } from './rewriteGuard';
 
 export interface RewriteOptions extends GuardOptions {
   /** Write `<file>.bak-<timestamp>` (a copy of the original bytes) first. */
@@ -41,6 +45,11 @@ export interface RewriteResult {
   appended: number;
   /** The new file's fingerprint (for the next guarded write). */
   stat: FileFingerprint;
+  /**
+   * Bytes another program appended to the original while it was being rewritten, carried over
+   * onto the end of the new file (issue 15 §1): none is lost, but they follow our bytes.
+   */
+  carriedBytes: number;
 }
 
 const NL = Buffer.from('\n');
@@ -59,23 +68,8 @@ async function copyRange(fh: fsp.FileHandle, start: number, end: number, write: 
   }
 }
 
-async function readRange(fh: fsp.FileHandle, start: number, end: number): Promise<Buffer> {
-  const buf = Buffer.alloc(end - start);
-  let got = 0;
-  while (got < buf.length) {
-    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
-
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function refuseReadOnly(path: string, reason: string | null): void {
-  if (reason) throw new RewriteRefusedError('read-only', path, `${reason} (read-only files are never written; repair into a new file instead)`);
 }
 
 async function finish(path: string, backupPath: string | null, counts: Omit<RewriteResult, 'path' | 'backupPath' | 'stat'>): Promise<RewriteResult> {
@@ -84,33 +78,71 @@ async function finish(path: string, backupPath: string | null, counts: Omit<Rewr
 }
 
 /**
+ * The one way an existing session file is replaced (issue 15 §1, §3): a temp next to the real
+ * file with its owner and mode, then — immediately before the rename — the original checked
+ * again and what was appended to it meanwhile carried over, then the rename, then whatever still
+ * reached the old inode appended too. `basedOn` bytes of the original (mtime `mtimeMs`) are what
+ * `produce` reads; `mayCarry` is false when `produce` writes past the original's end. Returns the
+ * bytes carried over.
+ */
+async function replaceOriginal(original: OpenOriginal, basedOn: number, mtimeMs: number, mayCarry: boolean, produce: (write: ByteSink) => Promise<void>, opts: RewriteOptions): Promise<number> {
+  const watch = await watchTail(original, basedOn, mtimeMs, mayCarry);
+  const renamed = await writeFileAtomicStream(original.realPath, produce, {
+    faults: opts.faults,
+    beforeRename: async (temp) => {
+      await settleBeforeRename(watch, temp);
+      // an agent may have opened it while we streamed; the scan takes a moment, so settle after it
+      await assertNoOtherWriters(original.path, original.realPath, original.st);
+      await settleBeforeRename(watch, temp);
+    },
+  });
+  await carryAfterRename(watch, renamed);
+  return watch.carriedBeforeRename + watch.carriedAfterRename;
+}
+
+/**
  * Full atomic rewrite of a loaded session (migration, repair-in-place, entry rewrites).
  * `loaded.changed[i]` says which entries to re-serialise; entries beyond the loaded ones are
- * appended. Refuses (RewriteRefusedError): `read-only` always (force does not override);
- * `changed` always — the loaded byte offsets would no longer be valid, so forcing could corrupt;
- * `live` unless `force`.
+ * appended. Refuses (RewriteRefusedError), `force` or not: `read-only` (the loader's reason, or
+ * what the header ON DISK says: damaged, dsh, a version other than 1/2/3/absent; a mode without
+ * owner-write); `identity` (hard link, owner we cannot keep, not a regular file); `changed` — the
+ * loaded byte offsets would no longer be valid, so forcing could corrupt; `live` when another
+ * process holds it open for writing. `live` from the mtime/breadcrumb guesses unless `force`.
  */
 export async function rewriteSessionFile(path: string, loaded: LoadedSession, opts: RewriteOptions): Promise<RewriteResult> {
   refuseReadOnly(path, loaded.readOnlyReason);
-  if (!loaded.header || !loaded.headerRange) refuseReadOnly(path, 'no session header');
-  const st = await assertUnchanged(path, opts.expected);
-  if (st.size !== loaded.bytes) {
-    throw new RewriteRefusedError('changed', path, `it is ${st.size} bytes but ${loaded.bytes} were loaded; reload it first`);
-  }
-  await assertNotLive(path, st.mtimeMs, opts);
+  if (!loaded.header || !loaded.headerRange) refuseReadOnly(path, 'damaged: no session header');
   const n = loaded.entryStarts.length;
   if (loaded.entries.length < n) throw new Error(`rewriteSessionFile: ${n - loaded.entries.length} loaded entries are missing; entries are never deleted by a rewrite`);
-
-  const now = (opts.now ?? Date.now)();
-  const backupPath = opts.backup ? await writeBackup(path, now) : null;
-  const counts = { copied: 0, reserialised: 0, appended: 0 };
-  const fh = await fsp.open(path, 'r');
+  const original = await openOriginal(path, 'replace');
+  const fh = original.fh;
+  const counts = { copied: 0, reserialised: 0, appended: 0, carriedBytes: 0 };
+  let backupPath: string | null = null;
   try {
+    const st = { size: original.st.size, mtimeMs: original.st.mtimeMs };
+    assertFingerprint(path, opts.expected, st);
+    if (st.size !== loaded.bytes) {
+      throw new RewriteRefusedError('changed', path, `it is ${st.size} bytes but ${loaded.bytes} were loaded; reload it first`);
+    }
     const hr = loaded.headerRange!;
-    const originalHeader: unknown = JSON.parse((await readRange(fh, hr.start, hr.end)).toString('utf8'));
+    let originalHeader: unknown = null;
+    try {
+      originalHeader = JSON.parse((await readRange(fh, hr.start, hr.end)).toString('utf8'));
+    } catch {
+      originalHeader = null;
+    }
+    // the stored header, not the loader's verdict, decides (a dsh log reads as a v1 header)
+    refuseReadOnly(path, headerWriteRefusal(originalHeader));
+    await assertNotLive(path, st.mtimeMs, opts);
+    await assertNoOtherWriters(path, original.realPath, original.st);
+
+    backupPath = opts.backup ? await writeBackup(original.realPath, (opts.now ?? Date.now)()) : null;
     const headerChanged = !sameJson(originalHeader, loaded.header);
-    await writeFileAtomicStream(
-      path,
+    counts.carriedBytes = await replaceOriginal(
+      original,
+      st.size,
+      st.mtimeMs,
+      loaded.entries.length === n,
       async (write) => {
         for (const seg of rewriteSegments(loaded, st.size)) {
           if (seg.kind === 'copy') await copyRange(fh, seg.start, seg.end, write);
@@ -134,13 +166,16 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
           }
         }
       },
-      opts.faults,
+      opts,
     );
   } finally {
     await fh.close();
   }
   return finish(path, backupPath, counts);
 }
+
+/** A header line longer than this is not read (value null: no valid header). */
+const HEADER_LINE_CAP = 1 << 20;
 
 /** Finds the header line in the current file: line 1, or line 2 after an oh-my-pi title line. */
 async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: number; end: number; value: Record<string, unknown> | null }> {
@@ -151,6 +186,7 @@ async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: 
     const parts: Buffer[] = [];
     let pos = lineStart;
     while (end === -1 && pos < size) {
+      if (pos - lineStart > HEADER_LINE_CAP) return { start: 0, end: 0, value: null };
       const chunk = await readRange(fh, pos, Math.min(size, pos + 65536));
       const nl = chunk.indexOf(0x0a);
       if (nl !== -1) {
@@ -192,39 +228,65 @@ async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: 
 
 /**
  * Part C §7: replaces ONLY the header line and keeps every other byte unchanged (setSessionName).
- * It works on the current bytes, so `force` may override both `live` and `changed`; a file whose
- * current header is missing or newer than v3 is refused as read-only, always.
+ * It works on the current bytes, so `force` may override both `live` (the guesses) and
+ * `changed`; refused always: a current header that is missing, a dsh log's, or whose version is
+ * not 1/2/3/absent (`read-only`), the rest as for rewriteSessionFile.
  */
 export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, opts: RewriteOptions): Promise<RewriteResult> {
   if (newHeader.type !== 'session' || typeof newHeader.id !== 'string') throw new Error('rewriteHeaderLine: the new header needs type "session" and a string id');
-  let st: FileFingerprint;
-  if (opts.force) {
-    const s = await fsp.stat(path).catch(() => null);
-    if (!s) throw new RewriteRefusedError('missing', path, 'the file does not exist');
-    st = { size: s.size, mtimeMs: s.mtimeMs };
-  } else st = await assertUnchanged(path, opts.expected);
-  await assertNotLive(path, st.mtimeMs, opts);
-  const fh = await fsp.open(path, 'r');
+  const original = await openOriginal(path, 'replace');
+  const fh = original.fh;
   let backupPath: string | null = null;
+  let carriedBytes = 0;
   try {
+    const st = { size: original.st.size, mtimeMs: original.st.mtimeMs };
+    if (!opts.force) assertFingerprint(path, opts.expected, st, true);
+    await assertNotLive(path, st.mtimeMs, opts);
     const h = await locateHeader(fh, st.size);
-    if (!h.value || h.value.type !== 'session' || typeof h.value.id !== 'string') refuseReadOnly(path, 'damaged: no valid session header');
-    const v = headerVersion(h.value);
-    if (v > CURRENT_SESSION_VERSION) refuseReadOnly(path, `version ${v} is newer than ${CURRENT_SESSION_VERSION}`);
-    backupPath = opts.backup ? await writeBackup(path, (opts.now ?? Date.now)()) : null;
-    await writeFileAtomicStream(
-      path,
+    refuseReadOnly(path, headerWriteRefusal(h.value));
+    // `"version": Infinity` would be written as `null`: judge what is about to be written too
+    refuseReadOnly(path, headerWriteRefusal(newHeader));
+    await assertNoOtherWriters(path, original.realPath, original.st);
+    backupPath = opts.backup ? await writeBackup(original.realPath, (opts.now ?? Date.now)()) : null;
+    carriedBytes = await replaceOriginal(
+      original,
+      st.size,
+      st.mtimeMs,
+      true,
       async (write) => {
         await copyRange(fh, 0, h.start, write);
         await write(Buffer.from(JSON.stringify(newHeader), 'utf8'));
         await copyRange(fh, h.end, st.size, write);
       },
-      opts.faults,
+      opts,
     );
   } finally {
     await fh.close();
   }
-  return finish(path, backupPath, { copied: 0, reserialised: 0, appended: 0 });
+  return finish(path, backupPath, { copied: 0, reserialised: 0, appended: 0, carriedBytes });
+}
+
+/** Opens an existing session file for a write of `kind`, refusing what every writer refuses before it starts. */
+async function openSessionToWrite(path: string, kind: WriteKind): Promise<OpenOriginal> {
+  const original = await openOriginal(path, kind);
+  try {
+    refuseReadOnly(path, headerWriteRefusal((await locateHeader(original.fh, original.st.size)).value));
+    return original;
+  } catch (e) {
+    await original.fh.close();
+    throw e;
+  }
+}
+
+/**
+ * Throws the RewriteRefusedError a write of `kind` to `path` would meet before it starts —
+ * missing, not a regular file, read-only mode, a hard link (rewrites), and from the header as
+ * stored: damaged, dsh, an unwritable version — without writing. For commands that should say so
+ * before anything else (a dry run, or ahead of their own checks). The live and changed guards
+ * are not part of it.
+ */
+export async function assertSessionWritable(path: string, kind: WriteKind): Promise<void> {
+  await (await openSessionToWrite(path, kind)).fh.close();
 }
 
 export interface AppendOptions {
@@ -234,33 +296,33 @@ export interface AppendOptions {
 }
 
 /**
- * Appends entries with O_APPEND + fsync; never touches existing bytes. When the file does not
- * end with a newline (a torn tail, or a final record without `\n`), a `\n` is written first —
- * only adding bytes — so the new record can never be glued to the old last line.
+ * Appends entries with O_APPEND + fsync to the real file (through any symlink; an append keeps
+ * hard links, owner and mode by nature); never touches existing bytes. Refuses like the rewrites:
+ * a read-only mode, and — from the header as stored — a damaged file, a dsh log, a version other
+ * than 1/2/3/absent. When the file does not end with a newline (a torn tail, or a final record
+ * without `\n`), a `\n` is written first — only adding bytes — so the new record can never be
+ * glued to the old last line.
  */
 export async function appendEntries(path: string, entries: readonly SessionEntry[], opts: AppendOptions): Promise<RewriteResult> {
   refuseReadOnly(path, opts.readOnlyReason);
-  const st = await fsp.stat(path).catch(() => null);
-  if (!st) throw new RewriteRefusedError('missing', path, 'the file does not exist (create a session with writeNewSessionFile)');
-  let text = '';
-  for (const e of entries) text += JSON.stringify(await prepareEntryForPersist(e, opts.blobs)) + '\n';
-  const fh = await fsp.open(path, 'a');
+  const original = await openSessionToWrite(path, 'append');
   try {
-    if (st.size > 0) {
-      const rf = await fsp.open(path, 'r');
-      try {
-        const last = await readRange(rf, st.size - 1, st.size);
-        if (last[0] !== 0x0a) text = '\n' + text;
-      } finally {
-        await rf.close();
-      }
+    const size = original.st.size;
+    let text = '';
+    for (const e of entries) text += JSON.stringify(await prepareEntryForPersist(e, opts.blobs)) + '\n';
+    if (size > 0 && (await readRange(original.fh, size - 1, size))[0] !== 0x0a) text = '\n' + text;
+    const fh = await fsp.open(original.realPath, 'a');
+    try {
+      if ((await fh.stat()).ino !== original.st.ino) throw new RewriteRefusedError('changed', path, 'it was replaced while being appended to; reload it first');
+      await fh.write(text);
+      await fh.sync();
+    } finally {
+      await fh.close();
     }
-    await fh.write(text);
-    await fh.sync();
   } finally {
-    await fh.close();
+    await original.fh.close();
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length });
+  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
 }
 
 /**
@@ -272,7 +334,7 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
   if (await fsp.stat(path).then(() => true, () => false)) throw new RewriteRefusedError('exists', path, 'the file already exists; a repair never overwrites');
   let text = JSON.stringify(header) + '\n';
   for (const e of entries) text += JSON.stringify(await prepareEntryForPersist(e, opts.blobs)) + '\n';
-  const tmp = `${path}.${process.pid}.${Date.now()}.new`;
+  const tmp = tempPathFor(path);
   let fh: fsp.FileHandle | null = await fsp.open(tmp, 'wx');
   try {
     await fh.write(text);
@@ -291,5 +353,5 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
     await fh?.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length });
+  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
 }

@@ -52,7 +52,8 @@ export interface SessionStorage {
   openWriter(path: string, opts?: OpenWriterOptions): SessionStorageWriter;
 }
 
-export type StorageOp = 'append' | 'write' | 'atomic-temp' | 'rename' | 'fsync';
+/** `fsync-dir`: the best-effort directory fsync after an atomic rename (the new file is already in place). */
+export type StorageOp = 'append' | 'write' | 'atomic-temp' | 'rename' | 'fsync' | 'fsync-dir';
 
 /**
  * Fault-injection seam for tests: called before each mutating step; throwing from it makes that

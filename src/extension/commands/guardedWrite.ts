@@ -60,9 +60,11 @@ export function refusalDetail(err: RewriteRefusedError): string {
 }
 
 /**
- * Runs `attempt(false)`; on a `changed` or `live` refusal asks (modal) whether to write anyway
- * and then runs `attempt(true)`. Returns undefined when the user declined or the write was
- * refused for good (read-only, missing, exists), after saying so.
+ * Runs `attempt(false)`; on a `changed` refusal or a forceable `live` one (the mtime/breadcrumb
+ * guesses) asks (modal) whether to write anyway and then runs `attempt(true)`. Returns undefined
+ * when the user declined or the write was refused for good (read-only, dsh, identity, missing,
+ * exists, or a process holding the file open for writing — "Write anyway" cannot help there),
+ * after saying so.
  */
 export async function guardedWrite<T>(file: string, action: string, attempt: (force: boolean) => Promise<T>): Promise<T | undefined> {
   // Every successful write is remembered, so our own fresh write never reads as "live".
@@ -76,7 +78,7 @@ export async function guardedWrite<T>(file: string, action: string, attempt: (fo
   } catch (err) {
     if (!(err instanceof RewriteRefusedError)) throw err;
     const name = path.basename(file);
-    if (err.reason === 'live' || err.reason === 'changed') {
+    if (err.forceable || err.reason === 'changed') {
       const message =
         err.reason === 'live'
           ? vscode.l10n.t('{0}: {1} looks live: it was modified moments ago or a running agent has it open. Writing now may lose what the agent appends.', action, name)
