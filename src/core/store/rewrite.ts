@@ -4,7 +4,9 @@
 // A full rewrite re-reads the original (its size+mtime must match what was loaded, so the byte
 // offsets in LoadedSession are still valid) and emits, in file order:
 //   - unchanged records: their original bytes, copied;
-//   - changed records: re-serialised through prepareEntryForPersist;
+//   - records the migration changed: their original bytes with exactly its edits (recordRewrite.ts);
+//     a record that cannot be edited exactly refuses the whole rewrite, naming its line;
+//   - records a caller replaced (changed, without edits): re-serialised through prepareEntryForPersist;
 //   - everything between records (blank lines, lines we could not parse, a BOM, the oh-my-pi
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
@@ -14,6 +16,7 @@ import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
 import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';
+import { editedEntry, editedHeader } from './recordRewrite';
 import type { BlobStore } from '../formats/xcsh/blobs';
 import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
 import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
@@ -35,8 +38,9 @@ export interface RewriteOptions extends GuardOptions {
 export interface RewriteResult {
   path: string;
   backupPath: string | null;
-  /** Entries written from their original bytes / re-serialised / newly appended. */
+  /** Entries written from their original bytes / edited in their original bytes / re-serialised / newly appended. */
   copied: number;
+  edited: number;
   reserialised: number;
   appended: number;
   /** The new file's fingerprint (for the next guarded write). */
@@ -103,11 +107,12 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
 
   const now = (opts.now ?? Date.now)();
   const backupPath = opts.backup ? await writeBackup(path, now) : null;
-  const counts = { copied: 0, reserialised: 0, appended: 0 };
+  const counts = { copied: 0, edited: 0, reserialised: 0, appended: 0 };
   const fh = await fsp.open(path, 'r');
   try {
     const hr = loaded.headerRange!;
-    const originalHeader: unknown = JSON.parse((await readRange(fh, hr.start, hr.end)).toString('utf8'));
+    const headerBytes = await readRange(fh, hr.start, hr.end);
+    const originalHeader: unknown = JSON.parse(headerBytes.toString('utf8'));
     const headerChanged = !sameJson(originalHeader, loaded.header);
     await writeFileAtomicStream(
       path,
@@ -116,8 +121,11 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
           if (seg.kind === 'copy') await copyRange(fh, seg.start, seg.end, write);
           else if (seg.kind === 'newline') await write(NL);
           else if (seg.kind === 'header') {
-            if (headerChanged) await write(Buffer.from(JSON.stringify(loaded.header), 'utf8'));
+            if (headerChanged) await write(editedHeader(headerBytes, loaded.header!, { path, line: loaded.headerLine }));
             else await copyRange(fh, seg.start, seg.end, write);
+          } else if (loaded.changed?.[seg.index] === true && loaded.entryEdits?.has(seg.index)) {
+            await write(editedEntry(await readRange(fh, seg.start, seg.end), loaded, seg.index));
+            counts.edited++;
           } else if (loaded.changed?.[seg.index] === true) {
             await write(Buffer.from(JSON.stringify(await prepareEntryForPersist(loaded.entries[seg.index], opts.blobs)), 'utf8'));
             counts.reserialised++;
@@ -143,7 +151,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
 }
 
 /** Finds the header line in the current file: line 1, or line 2 after an oh-my-pi title line. */
-async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: number; end: number; value: Record<string, unknown> | null }> {
+async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: number; end: number; line: number; value: Record<string, unknown> | null }> {
   let lineStart = 0;
   for (let lineNo = 1; lineNo <= 2 && lineStart < size; lineNo++) {
     // read until the end of this line (headers are small, but do not assume a size)
@@ -185,9 +193,9 @@ async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: 
       lineStart = end + 1;
       continue;
     }
-    return { start, end: textEnd, value };
+    return { start, end: textEnd, line: lineNo, value };
   }
-  return { start: 0, end: 0, value: null };
+  return { start: 0, end: 0, line: 1, value: null };
 }
 
 /**
@@ -211,12 +219,14 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
     if (!h.value || h.value.type !== 'session' || typeof h.value.id !== 'string') refuseReadOnly(path, 'damaged: no valid session header');
     const v = headerVersion(h.value);
     if (v > CURRENT_SESSION_VERSION) refuseReadOnly(path, `version ${v} is newer than ${CURRENT_SESSION_VERSION}`);
+    // only the fields that differ are edited into the header's own bytes (a refusal writes nothing)
+    const header = editedHeader(await readRange(fh, h.start, h.end), newHeader, { path, line: h.line });
     backupPath = opts.backup ? await writeBackup(path, (opts.now ?? Date.now)()) : null;
     await writeFileAtomicStream(
       path,
       async (write) => {
         await copyRange(fh, 0, h.start, write);
-        await write(Buffer.from(JSON.stringify(newHeader), 'utf8'));
+        await write(header);
         await copyRange(fh, h.end, st.size, write);
       },
       opts.faults,
@@ -224,7 +234,7 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
   } finally {
     await fh.close();
   }
-  return finish(path, backupPath, { copied: 0, reserialised: 0, appended: 0 });
+  return finish(path, backupPath, { copied: 0, edited: 0, reserialised: 0, appended: 0 });
 }
 
 export interface AppendOptions {
@@ -260,7 +270,7 @@ export async function appendEntries(path: string, entries: readonly SessionEntry
   } finally {
     await fh.close();
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length });
+  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entries.length });
 }
 
 /**
@@ -291,5 +301,5 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
     await fh?.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length });
+  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entries.length });
 }
