@@ -102,15 +102,26 @@ export interface UnkeptRecord {
   reason: string;
 }
 
-async function readRange(fh: fsp.FileHandle, start: number, end: number): Promise<Buffer> {
-  const buf = Buffer.alloc(end - start);
-  let got = 0;
-  while (got < buf.length) {
-    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
+const WINDOW = 1 << 20;
+
+/** Serves byte ranges of a file read in ascending order from 1 MB windows (one read per window, not per record). */
+export function rangeReader(fh: fsp.FileHandle): (start: number, end: number) => Promise<Buffer> {
+  let win = Buffer.alloc(0);
+  let winStart = 0;
+  return async (start, end) => {
+    if (start < winStart || end > winStart + win.length) {
+      const buf = Buffer.allocUnsafe(Math.max(WINDOW, end - start));
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      win = buf.subarray(0, got);
+      winStart = start;
+    }
+    return win.subarray(start - winStart, end - winStart);
+  };
 }
 
 /**
@@ -120,21 +131,23 @@ async function readRange(fh: fsp.FileHandle, start: number, end: number): Promis
 export async function uneditableRecords(path: string, loaded: LoadedSession): Promise<UnkeptRecord[]> {
   const out: UnkeptRecord[] = [];
   const fh = await fsp.open(path, 'r');
+  const readRange = rangeReader(fh);
   try {
     const hr = loaded.headerRange;
     if (hr && loaded.header) {
       try {
-        editedHeader(await readRange(fh, hr.start, hr.end), loaded.header, { path, line: loaded.headerLine });
+        editedHeader(await readRange(hr.start, hr.end), loaded.header, { path, line: loaded.headerLine });
       } catch (e) {
         if (!(e instanceof UnsafeRecordEditError)) throw e;
         out.push({ line: e.line, reason: e.reason });
       }
     }
-    for (const i of loaded.entryEdits?.keys() ?? []) {
+    const named = { ...loaded, path };
+    for (const i of [...(loaded.entryEdits?.keys() ?? [])].sort((a, b) => a - b)) {
       if (loaded.changed?.[i] !== true || i >= loaded.entryStarts.length) continue;
       const line = loaded.entryLines[i] ?? 0;
       try {
-        editedEntry(await readRange(fh, loaded.entryStarts[i]!, loaded.entryEnds[i]!), { ...loaded, path }, i);
+        editedEntry(await readRange(loaded.entryStarts[i]!, loaded.entryEnds[i]!), named, i);
       } catch (e) {
         if (!(e instanceof UnsafeRecordEditError)) throw e;
         out.push({ line, reason: e.reason });

@@ -16,7 +16,7 @@ import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
 import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';
-import { editedEntry, editedHeader } from './recordRewrite';
+import { editedEntry, editedHeader, rangeReader } from './recordRewrite';
 import type { BlobStore } from '../formats/xcsh/blobs';
 import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
 import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
@@ -114,6 +114,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
     const headerBytes = await readRange(fh, hr.start, hr.end);
     const originalHeader: unknown = JSON.parse(headerBytes.toString('utf8'));
     const headerChanged = !sameJson(originalHeader, loaded.header);
+    const readRecord = rangeReader(fh); // records come in file order: one read per MB, not per record
     await writeFileAtomicStream(
       path,
       async (write) => {
@@ -124,7 +125,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
             if (headerChanged) await write(editedHeader(headerBytes, loaded.header!, { path, line: loaded.headerLine }));
             else await copyRange(fh, seg.start, seg.end, write);
           } else if (loaded.changed?.[seg.index] === true && loaded.entryEdits?.has(seg.index)) {
-            await write(editedEntry(await readRange(fh, seg.start, seg.end), loaded, seg.index));
+            await write(editedEntry(await readRecord(seg.start, seg.end), loaded, seg.index));
             counts.edited++;
           } else if (loaded.changed?.[seg.index] === true) {
             await write(Buffer.from(JSON.stringify(await prepareEntryForPersist(loaded.entries[seg.index], opts.blobs)), 'utf8'));
