@@ -21,6 +21,10 @@ export type DiagnosticKind =
   | 'invalid-blob-ref' // a blob reference that is not exactly 64 lowercase hex characters
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
   | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
+  | 'missing-id' // a v2/v3 entry whose `id` is missing or not a string: shown with a stable id made from its bytes (not on disk)
+  // byte audit (src/core/formats/xcsh/byteAudit.ts; `doctor` only)
+  | 'invalid-utf8' // bytes that are not UTF-8: JSON readers see U+FFFD there (rewrites keep the bytes)
+  | 'unsafe-integer' // an integer beyond ±(2^53−1): JSON readers round it (rewrites keep the digits)
   // tree index (src/core/tree/tree.ts)
   | 'duplicate-id' // two entries share an id (the last one wins)
   | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
@@ -58,6 +62,9 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'invalid-blob-ref': 'error',
   'invalid-entry': 'error',
   'unresolved-compaction': 'warning',
+  'missing-id': 'error',
+  'invalid-utf8': 'warning',
+  'unsafe-integer': 'warning',
   'duplicate-id': 'warning',
   'missing-parent': 'warning',
   cycle: 'error',

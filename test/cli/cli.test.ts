@@ -579,3 +579,106 @@ test('bad input: a short message on stderr as file:line or session-loom:, the us
   assert.equal(leaf.code, 1);
   assert.match(leaf.stderr, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: no entry with id "deadbeef"`));
 });
+
+// ---- issue 15: stable ids (point 19), id-less entries (point 10), no byte lost (point 2) ----
+
+test('Part C §10: ids printed by `entries` are the same in every run, accepted by `context --leaf` before and after `migrate`, and are the ids it writes', () => {
+  const p = copy('upstream/pi-large-session.v1.head25.jsonl');
+  const first = cli('entries', p).json();
+  const second = cli('entries', p).json();
+  const ids = first.entries.map((e: { id: string }) => e.id) as string[];
+  assert.deepEqual(second.entries.map((e: { id: string }) => e.id), ids, 'same file, same ids, in a new process');
+  const leaf = ids[10]!;
+  const before = cli('context', p, '--leaf', leaf);
+  assert.equal(before.code, 0, before.stderr);
+  const m = cli('migrate', p);
+  assert.equal(m.code, 0, m.stderr);
+  assert.deepEqual([m.json().edited, m.json().reserialised, m.json().notKeptExactly], [24, 0, []]);
+  const onDisk = lines(p).slice(1).filter(Boolean).map((l) => JSON.parse(l).id);
+  assert.deepEqual(onDisk, ids, 'migrate wrote exactly the ids shown');
+  const after = cli('context', p, '--leaf', leaf);
+  assert.equal(after.code, 0, after.stderr);
+  assert.deepEqual(after.json(), before.json(), 'the leaf chosen before the migration shows the same context after it');
+  assert.equal(JSON.stringify(cli('entries', p).json().entries), JSON.stringify(first.entries), '`entries` shows the same entries, byte for byte, before and after');
+});
+
+test('an entry without a string id: tree works, context is the conversation (not empty), doctor finds it (exit 1), relabel refuses its made id', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-noid-'));
+  const p = join(dir, 's.jsonl');
+  writeFileSync(
+    p,
+    [
+      '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}',
+      '{"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}',
+      '{"type":"message","id":7,"parentId":"aaaa0001","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","provider":"p","model":"m","content":[{"type":"text","text":"yo"}]}}',
+    ].join('\n') + '\n',
+  );
+  age(p);
+  const tree = cli('tree', p);
+  assert.equal(tree.code, 0, tree.stderr);
+  const made = /^([0-9a-f]{8}) assistant: yo {2}← leaf$/m.exec(tree.stdout)?.[1];
+  assert.ok(made, tree.stdout);
+  assert.match(tree.stderr, new RegExp(`${p}:3: missing-id: .*"${made}"`));
+  const ctx = cli('context', p);
+  assert.equal(ctx.code, 0);
+  assert.deepEqual(ctx.json().messageSources, ['aaaa0001', made]);
+  assert.deepEqual(cli('context', p, '--leaf', made!).json(), ctx.json());
+  const doc = cli('doctor', p);
+  assert.equal(doc.code, 1);
+  assert.match(doc.stderr, /:3: missing-id: .*\(error\)/);
+  const before = readFileSync(p);
+  const rel = cli('relabel', p, made!, 'x');
+  assert.equal(rel.code, 1);
+  assert.ok(rel.stderr.startsWith(`${p}:3: `), rel.stderr);
+  assert.match(rel.stderr, /no id on disk/);
+  assert.deepEqual(readFileSync(p), before);
+  const mig = cli('migrate', p);
+  assert.equal(mig.code, 0);
+  assert.equal(mig.json().written, false, 'a v3 file is not rewritten for its id-less entries');
+});
+
+test('doctor reports bytes that are not UTF-8 and integers beyond ±(2^53−1), with their lines', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-bytes-'));
+  const p = join(dir, 's.jsonl');
+  writeFileSync(
+    p,
+    Buffer.concat([
+      Buffer.from('{"type":"session","version":3,"id":"s"}\n{"type":"message","id":"aaaa0001","parentId":null,"message":{"role":"user","content":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('"}}\n{"type":"custom","id":"aaaa0002","parentId":"aaaa0001","data":{"n":12345678901234567890,"s":"99999999999999999999","ok":9007199254740991}}\n'),
+    ]),
+  );
+  const r = cli('doctor', p);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /:2: invalid-utf8: .*column 88 \(file offset 127\)/);
+  assert.match(r.stderr, /:3: unsafe-integer: integer beyond ±\(2\^53−1\): 12345678901234567890 \(read as 12345678901234567000\);/);
+  const j = cli('doctor', p, '--json').json();
+  assert.deepEqual(j.diagnostics.map((d: { line: number; kind: string }) => [d.line, d.kind]), [[2, 'invalid-utf8'], [3, 'unsafe-integer']]);
+  assert.equal(j.findings, 2);
+});
+
+test('migrate --dry-run lists what it could not keep exactly (nothing, or the record that refuses it)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-unkept-'));
+  const p = join(dir, 's.jsonl');
+  const text = '{"type":"session","id":"s"}\n{"type":"message","message":{"role":"user","content":"a"}}\n{"type":"compaction","summary":"s","firstKeptEntryIndex":1,"firstKeptEntryIndex":1}\n';
+  writeFileSync(p, text);
+  age(p);
+  const dry = cli('migrate', p, '--dry-run');
+  assert.equal(dry.code, 1);
+  assert.deepEqual(dry.json().notKeptExactly, [{ line: 3, reason: '"firstKeptEntryIndex" occurs more than once' }]);
+  const real = cli('migrate', p);
+  assert.equal(real.code, 1);
+  assert.ok(real.stderr.startsWith(`${p}:3: refusing to rewrite`), real.stderr);
+  assert.equal(readFileSync(p, 'utf8'), text);
+  assert.deepEqual(readdirSync(dir), ['s.jsonl']);
+});
+
+test('title keeps every other byte of the header (an integer beyond 2^53, -0, escapes)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-title-'));
+  const p = join(dir, 's.jsonl');
+  const header = '{"type":"session","version":3,"id":"s","n":123456789012345678901,"z":-0,"c":"\\u00e9"}';
+  writeFileSync(p, `${header}\n`);
+  age(p);
+  assert.equal(cli('title', p, 'T').code, 0);
+  assert.equal(readFileSync(p, 'utf8'), `${header.slice(0, -1)},"title":"T","titleSource":"user"}\n`);
+});

@@ -31,6 +31,16 @@ export function runStorageContract(name: string, make: (faults: StorageFaults) =
     await assert.rejects(s.readText(join(dir, 'missing')));
   });
 
+  test(`${name}: readBytes gives the bytes as written, UTF-8 or not (readText would turn them into U+FFFD)`, async () => {
+    const { storage: s, dir } = fresh();
+    const p = join(dir, 'b.jsonl');
+    const bytes = Buffer.from([0x7b, 0x22, 0xff, 0xc3, 0x22, 0x7d, 0x0a]);
+    await s.writeTextAtomic(p, bytes);
+    assert.ok(Buffer.from(await s.readBytes(p)).equals(bytes));
+    assert.notEqual(Buffer.from(await s.readText(p), 'utf8').length, bytes.length);
+    await assert.rejects(s.readBytes(join(dir, 'missing')));
+  });
+
   test(`${name}: writer appends lines in call order`, async () => {
     const { storage: s, dir } = fresh();
     const p = join(dir, 'w.jsonl');

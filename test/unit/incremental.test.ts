@@ -53,24 +53,8 @@ function observeTree(t: TreeIndex): unknown {
 }
 
 function observeDoc(d: SessionDocument): unknown {
-  const obs = { loaded: d.loaded, diagnostics: d.diagnostics, tree: observeTree(d.tree), stats: d.stats(), context: d.context() };
-  if (d.loaded.migration.idsAssigned === 0) return obs;
-  // v1 migration makes up random ids: two full loads differ there, so name them by position.
-  const made = new Map<string, string>();
-  d.loaded.entries.forEach((e, i) => {
-    if (d.loaded.changed?.[i] && typeof e.id === 'string') made.set(e.id, `#${i}`);
-  });
-  // Only id values (and ids quoted in diagnostic messages) are renamed: a made-up id can equal an
-  // 8-hex run inside message text (a UUID in a path, say), which must stay as it is.
-  return JSON.parse(
-    JSON.stringify(obs, (_k, v: unknown) => {
-      if (v instanceof Map) return [...v];
-      if (typeof v !== 'string') return v;
-      const whole = made.get(v);
-      if (whole !== undefined) return whole;
-      return v.includes('"') ? v.replace(/"([0-9a-f]{8})"/g, (q, id: string) => (made.has(id) ? `"${made.get(id)}"` : q)) : v;
-    }),
-  );
+  // Ids made for v1 entries depend only on the file's bytes (Part C §10), so two loads agree on them.
+  return { loaded: d.loaded, diagnostics: d.diagnostics, tree: observeTree(d.tree), stats: d.stats(), context: d.context() };
 }
 
 async function assertEqualsFull(doc: SessionDocument, file: string, what: string): Promise<void> {
@@ -296,6 +280,27 @@ test('sessions that need migration (v1, v2), damaged and too-new sessions: full 
     assert.match(r.reason!, reason);
     await assertEqualsFull(doc, file, text);
   }
+});
+
+test('entries without a string id in the tail: full reload, and the made ids equal a full load (Part C §10)', async () => {
+  const { file, doc } = await start(H3 + msg('aaaaaaaa', null));
+  appendFileSync(file, '{"type":"message","parentId":"aaaaaaaa","timestamp":"t","message":{"role":"user","content":"no id"}}\n');
+  const r = await refreshSessionDocument(doc);
+  assert.equal(r.kind, 'reloaded');
+  await assertEqualsFull(doc, file, 'id-less tail');
+  const made = doc.loaded.entries[1]!.id;
+  assert.deepEqual([...doc.loaded.syntheticIds!], [made]);
+  // Later appends that do not touch the made id are read as a tail, and keep it.
+  appendFileSync(file, msg('bbbbbbbb', made));
+  assert.deepEqual(await refreshSessionDocument(doc), { kind: 'appended', added: 1 });
+  assert.equal(doc.loaded.entries[1]!.id, made);
+  assert.equal(doc.tree.parentOf('bbbbbbbb'), made, 'a child written under the shown id finds it again');
+  await assertEqualsFull(doc, file, 'after the id-less entry');
+  // A new entry whose own id equals the made one: the made id must move (never collide), as a full load does.
+  appendFileSync(file, msg(made, 'bbbbbbbb'));
+  assert.equal((await refreshSessionDocument(doc)).kind, 'reloaded');
+  assert.notEqual(doc.loaded.entries[1]!.id, made);
+  await assertEqualsFull(doc, file, 'collision with a made id');
 });
 
 test('an empty file that gets its header: full reload', async () => {

@@ -55,11 +55,13 @@ test('only garbage → no-header on the first line', () => {
   assert.deepEqual(kinds(l), [[1, 'invalid-json'], [1, 'no-header']]);
 });
 
-test('version above 3 → unsupported-version, read-only, not migrated', () => {
+test('version above 3 → unsupported-version, read-only, not migrated (an id-less entry still gets a stable id to be shown, Part C §10)', () => {
   const l = loadSessionFromText(`{"type":"session","version":4,"id":"s"}\n{"type":"message","message":{"role":"hookMessage"}}\n`);
-  assert.deepEqual(kinds(l), [[1, 'unsupported-version']]);
+  assert.deepEqual(kinds(l), [[1, 'unsupported-version'], [2, 'missing-id']]);
   assert.equal(l.readOnlyReason, 'version 4 is newer than 3');
-  assert.equal((l.entries[0] as Record<string, unknown>).id, undefined);
+  assert.equal((l.entries[0] as { message: { role: string } }).message.role, 'hookMessage', 'not migrated');
+  assert.equal(l.changed, null);
+  assert.deepEqual([...(l.syntheticIds ?? [])], [l.entries[0]!.id]);
   assert.equal(l.originalVersion, 4);
 });
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrateSession } from '../../src/core/formats/xcsh/migrate';
+import { stableEntryId } from '../../src/core/formats/xcsh/ids';
 import type { SessionEntry, SessionHeader } from '../../src/core/formats/xcsh/schemas';
 
 const v1Header = (): SessionHeader => ({ type: 'session', id: 's1', timestamp: '2025-01-01T00:00:00Z', cwd: '/w' });
@@ -95,4 +96,50 @@ test('existing unique ids in a v1 file are kept; duplicates are replaced', () =>
   assert.equal(r.entries[0]!.id, 'keepme01');
   assert.notEqual(r.entries[1]!.id, 'keepme01');
   assert.equal(r.entries[1]!.parentId, 'keepme01');
+});
+
+test('Part C §10: made ids depend only on the entries (same input, same ids, in every run); 8 hex like real ids', () => {
+  const entries = () => [msg('user', 'a'), msg('assistant', 'b'), msg('user', 'a')];
+  const a = migrateSession(v1Header(), entries()).entries.map((e) => e.id);
+  const b = migrateSession(v1Header(), entries()).entries.map((e) => e.id);
+  assert.deepEqual(a, b);
+  assert.notEqual(a[0], a[2], 'equal records at different positions get different ids');
+  // Pinned: a change of the rule would change the ids users have seen (and scripts kept).
+  assert.deepEqual(a, [stableEntryId(entries()[0], 0, new Set()), stableEntryId(entries()[1], 1, new Set([a[0]!])), stableEntryId(entries()[2], 2, new Set([a[0]!, a[1]!]))]);
+  assert.equal(stableEntryId({ type: 'message' }, 0, new Set()), 'fd9bf073');
+});
+
+test('Part C §10: a made id never collides with an id already in the file (it is re-hashed)', () => {
+  const first = msg('user', 'a');
+  const wouldBe = stableEntryId(first, 0, new Set());
+  const r = migrateSession(v1Header(), [first, { type: 'message', id: wouldBe, message: { role: 'user' } } as unknown as SessionEntry]);
+  assert.notEqual(r.entries[0]!.id, wouldBe);
+  assert.match(r.entries[0]!.id, /^[0-9a-f]{8}$/);
+  assert.equal(r.entries[1]!.id, wouldBe, 'the id on disk is kept');
+});
+
+test('the migration says which edits it made, and builds its entries with them (ids and parents after "type", as upstream writes)', () => {
+  const entries = [msg('hookMessage', 'a'), { type: 'compaction', summary: 's', firstKeptEntryIndex: 1, tokensBefore: 1 } as unknown as SessionEntry];
+  const r = migrateSession(v1Header(), entries);
+  const [id0, id1] = r.entries.map((e) => e.id);
+  assert.deepEqual(r.edits.get(0), [
+    { op: 'set', path: ['id'], value: id0, after: ['type'] },
+    { op: 'set', path: ['parentId'], value: null, after: ['id', 'type'] },
+    { op: 'set', path: ['message', 'role'], value: 'custom' },
+  ]);
+  assert.deepEqual(r.edits.get(1), [
+    { op: 'set', path: ['id'], value: id1, after: ['type'] },
+    { op: 'set', path: ['parentId'], value: id0, after: ['id', 'type'] },
+    { op: 'rename', from: 'firstKeptEntryIndex', to: 'firstKeptEntryId', value: id0 },
+  ]);
+  assert.deepEqual(Object.keys(r.entries[1]!), ['type', 'id', 'parentId', 'summary', 'firstKeptEntryId', 'tokensBefore']);
+  assert.deepEqual(Object.keys(r.header), ['type', 'version', 'id', 'timestamp', 'cwd']);
+});
+
+test('a v1 compaction that already has firstKeptEntryId keeps both fields (the id it names is not overwritten)', () => {
+  const r = migrateSession(v1Header(), [msg('user'), { type: 'compaction', firstKeptEntryIndex: 1, firstKeptEntryId: 'zz' } as unknown as SessionEntry]);
+  const c = r.entries[1] as Record<string, unknown>;
+  assert.equal(c.firstKeptEntryId, 'zz');
+  assert.equal(c.firstKeptEntryIndex, 1);
+  assert.equal(r.report.unresolvedCompactions[0]!.reason, 'the compaction already has a firstKeptEntryId');
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseJsonlLenient } from '../../src/core/formats/xcsh/jsonl';
 import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
+import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
 import { migrateSession } from '../../src/core/formats/xcsh/migrate';
 import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/formats/xcsh/persist';
 import { rewriteSessionFile, writeNewSessionFile } from '../../src/core/store/rewrite';
@@ -113,6 +114,82 @@ test('through the real write paths: loadSessionFile(writeNewSessionFile(entries)
         assert.ok(readFileSync(file).equals(before));
       }),
       { numRuns: 60 },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---- id-less shapes (issue 15 points 10 and 19; Part C §5, §10) ----
+
+/** An entry's id as real files have it, and as they should not: a string, missing, null, a number, a repeat. */
+const idShape = fc.oneof(
+  fc.constantFrom('a0000001', 'a0000002', 'a0000003').map((id) => ({ id })),
+  fc.constant({}),
+  fc.constantFrom(null, 0, 7, -1, true, [], {}).map((id) => ({ id })),
+);
+const parentShape = fc.oneof(fc.constantFrom('a0000001', 'a0000002', 'missing!', null).map((parentId) => ({ parentId })), fc.constant({}));
+const idLessSession = fc.tuple(fc.constantFrom(1, 2, 3), fc.array(fc.tuple(entryArb, idShape, parentShape), { maxLength: 12 })).map(([version, rows]) => {
+  const header = version === 1 ? { type: 'session', id: 's' } : { type: 'session', version, id: 's' };
+  const lines = rows.map(([e, id, parent]) => JSON.stringify({ type: e.type, ...id, ...parent, timestamp: e.timestamp, message: e.message }));
+  return [JSON.stringify(header), ...lines].join('\n') + '\n';
+});
+
+test('id-less entries: loading never throws; every entry gets a string id, stable across loads, never an id already in the file; one missing-id note each (v2/v3)', () => {
+  fc.assert(
+    fc.property(idLessSession, (text) => {
+      const a = sessionDocumentFromText(text);
+      const b = sessionDocumentFromText(text);
+      const ids = a.loaded.entries.map((e) => e.id);
+      assert.deepEqual(b.loaded.entries.map((e) => e.id), ids, 'same bytes, same ids');
+      for (const id of ids) assert.equal(typeof id, 'string');
+      const raw = text.split('\n').slice(1, -1).map((l) => JSON.parse(l) as { id?: unknown });
+      const onDisk = new Set(raw.map((r) => r.id).filter((x): x is string => typeof x === 'string'));
+      const made = a.loaded.syntheticIds ?? new Set<string>();
+      for (const id of made) assert.ok(!onDisk.has(id), 'a made id is never one in the file');
+      if (a.loaded.originalVersion >= 2) {
+        const idLess = raw.filter((r) => typeof r.id !== 'string').length;
+        assert.equal(made.size, idLess);
+        assert.equal(a.diagnostics.filter((d) => d.kind === 'missing-id').length, idLess);
+      }
+      // the tree and the context work on any of them (no TypeError, no empty conversation)
+      const t = a.tree;
+      for (const id of t.roots) for (const c of t.children(id)) assert.equal(typeof t.get(c.id)?.type, 'string');
+      if (ids.length > 0) {
+        const ctx = a.context();
+        assert.equal(ctx.leafId, ids[ids.length - 1]);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('v1/v2 sessions with id-less entries: the ids shown before migrating are the ids migrate writes, and a second migrate changes nothing', async () => {
+  const { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'loom-prop-ids-'));
+  let k = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(idLessSession, async (text) => {
+        const file = join(dir, `s${k++}.jsonl`);
+        writeFileSync(file, text);
+        const old = new Date(Date.now() - 60_000);
+        utimesSync(file, old, old);
+        const before = await loadSessionFile(file);
+        if (before.originalVersion >= 3) return;
+        await rewriteSessionFile(file, before, { expected: before.stat!, breadcrumbsDir: join(dir, 'none') });
+        const after = await loadSessionFile(file);
+        assert.deepEqual(after.entries.map((e) => e.id), before.entries.map((e) => e.id));
+        assert.equal(JSON.stringify(after.entries), JSON.stringify(before.entries));
+        const bytes = readFileSync(file);
+        utimesSync(file, old, old);
+        const st = statSync(file);
+        await rewriteSessionFile(file, after, { expected: { size: st.size, mtimeMs: st.mtimeMs }, breadcrumbsDir: join(dir, 'none') });
+        assert.ok(readFileSync(file).equals(bytes), 'migrating a migrated file is a byte-identical no-op');
+      }),
+      { numRuns: 150 },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

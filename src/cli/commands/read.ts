@@ -5,6 +5,7 @@ import type { ContextMessage } from '../../core/formats/xcsh/context';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
+import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
 import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
@@ -239,7 +240,9 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   if (!args) return 0;
   const { values, file } = args;
   const { doc } = await openWithBlobs(file, values.blobs);
-  const diagnostics = [...doc.diagnostics, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
+  // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
+  const all = doc.loaded.stat ? [...doc.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : doc.diagnostics;
+  const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;
   if (values.json) {

@@ -6,6 +6,7 @@ import { readJsonlPrefix } from '../../core/formats/xcsh/jsonl';
 import { loadSessionFile } from '../../core/formats/xcsh/load';
 import { appendEntries, assertSessionWritable, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/store/rewrite';
 import { assertNotLive } from '../../core/store/rewriteGuard';
+import { uneditableRecords, UnsafeRecordEditError } from '../../core/store/recordRewrite';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { buildTreeIndex } from '../../core/tree/tree';
@@ -29,6 +30,7 @@ are carried over into the new file ("carriedBytes").`;
 
 function refused(file: string, e: unknown): never {
   if (e instanceof RewriteRefusedError) throw new CliError(`${e.reason}: ${e.message}${e.forceable ? ' (use --force to override)' : ''}`, file, 1);
+  if (e instanceof UnsafeRecordEditError) throw new CliError(`refusing to rewrite: the record cannot be edited exactly (${e.reason}); the file is left unchanged`, file, e.line);
   throw e;
 }
 
@@ -60,12 +62,14 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
   // a dry run says whether the write would be refused (dsh, version, read-only, hard link…)
   await assertSessionWritable(file, 'replace').catch((e: unknown) => refused(file, e));
   if (values['dry-run']) {
-    io.err(`${escapeForTerminal(file)}: dry run, nothing written\n`);
-    writeJson(io, { ...report, written: false, backupPath: null }, values.pretty === true);
-    return 0;
+    // Every changed record is edited in its own bytes; one that cannot be, refuses the migration.
+    const notKeptExactly = await uneditableRecords(file, loaded);
+    io.err(`${escapeForTerminal(file)}: dry run, nothing written${notKeptExactly.length > 0 ? `; the migration would be refused (line ${notKeptExactly.map((u) => u.line).join(', ')})` : ''}\n`);
+    writeJson(io, { ...report, notKeptExactly, written: false, backupPath: null }, values.pretty === true);
+    return notKeptExactly.length > 0 ? 1 : 0;
   }
   const r = await rewriteSessionFile(file, loaded, { expected: loaded.stat!, force: values.force === true, backup: values.backup === true }).catch((e: unknown) => refused(file, e));
-  writeJson(io, { ...report, written: true, backupPath: r.backupPath, copied: r.copied, reserialised: r.reserialised, carriedBytes: r.carriedBytes }, values.pretty === true);
+  writeJson(io, { ...report, notKeptExactly: [], written: true, backupPath: r.backupPath, copied: r.copied, edited: r.edited, reserialised: r.reserialised, carriedBytes: r.carriedBytes }, values.pretty === true);
   return 0;
 }
 
@@ -91,6 +95,10 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   }
   const tree = buildTreeIndex(loaded.entries, loaded.entryLines);
   if (!tree.has(target)) throw new CliError(`no entry with id "${target}"`, file, 0);
+  // Part C §10: an id made for an entry without one is shown everywhere but is not in the file.
+  if (loaded.syntheticIds?.has(target)) {
+    throw new CliError(`entry "${target}" has no id on disk (it was made from the entry's bytes to show it); a label naming it would name nothing in the file`, file, tree.lineOf(target));
+  }
   await assertNotLive(file, loaded.stat!.mtimeMs, { force: values.force === true }).catch((e: unknown) => refused(file, e));
   const taken = new Set(tree.byId.keys());
   const entry: Record<string, unknown> = {

@@ -222,6 +222,10 @@ export class FileSessionStorage implements SessionStorage {
     return fsp.readFile(path, 'utf8');
   }
 
+  readBytes(path: string): Promise<Uint8Array> {
+    return fsp.readFile(path);
+  }
+
   async readTextPrefix(path: string, maxBytes: number): Promise<string> {
     return (await readFileHead(path, maxBytes)).data.toString('utf8');
   }

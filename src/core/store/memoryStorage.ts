@@ -122,6 +122,12 @@ export class MemorySessionStorage implements SessionStorage {
     return f.data.toString('utf8');
   }
 
+  async readBytes(path: string): Promise<Uint8Array> {
+    const f = this.files.get(norm(path));
+    if (!f) throw this.enoent(path);
+    return Buffer.from(f.data);
+  }
+
   async readTextPrefix(path: string, maxBytes: number): Promise<string> {
     const f = this.files.get(norm(path));
     if (!f) throw this.enoent(path);

@@ -4,7 +4,9 @@
 // A full rewrite re-reads the original (its size+mtime must match what was loaded, so the byte
 // offsets in LoadedSession are still valid) and emits, in file order:
 //   - unchanged records: their original bytes, copied;
-//   - changed records: re-serialised through prepareEntryForPersist;
+//   - records the migration changed: their original bytes with exactly its edits (recordRewrite.ts);
+//     a record that cannot be edited exactly refuses the whole rewrite, naming its line;
+//   - records a caller replaced (changed, without edits): re-serialised through prepareEntryForPersist;
 //   - everything between records (blank lines, lines we could not parse, a BOM, the oh-my-pi
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
@@ -15,6 +17,7 @@ import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
 import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';
+import { editedEntry, editedHeader, rangeReader } from './recordRewrite';
 import type { BlobStore } from '../formats/xcsh/blobs';
 import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
 import { assertFingerprint, assertNoOtherWriters, assertNotLive, writeBackup, type FileFingerprint, type GuardOptions } from './rewriteGuard';
@@ -39,8 +42,9 @@ export interface RewriteOptions extends GuardOptions {
 export interface RewriteResult {
   path: string;
   backupPath: string | null;
-  /** Entries written from their original bytes / re-serialised / newly appended. */
+  /** Entries written from their original bytes / edited in their original bytes / re-serialised / newly appended. */
   copied: number;
+  edited: number;
   reserialised: number;
   appended: number;
   /** The new file's fingerprint (for the next guarded write). */
@@ -116,7 +120,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
   if (loaded.entries.length < n) throw new Error(`rewriteSessionFile: ${n - loaded.entries.length} loaded entries are missing; entries are never deleted by a rewrite`);
   const original = await openOriginal(path, 'replace');
   const fh = original.fh;
-  const counts = { copied: 0, reserialised: 0, appended: 0, carriedBytes: 0 };
+  const counts = { copied: 0, edited: 0, reserialised: 0, appended: 0, carriedBytes: 0 };
   let backupPath: string | null = null;
   try {
     const st = { size: original.st.size, mtimeMs: original.st.mtimeMs };
@@ -125,9 +129,10 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
       throw new RewriteRefusedError('changed', path, `it is ${st.size} bytes but ${loaded.bytes} were loaded; reload it first`);
     }
     const hr = loaded.headerRange!;
+    const headerBytes = await readRange(fh, hr.start, hr.end);
     let originalHeader: unknown = null;
     try {
-      originalHeader = JSON.parse((await readRange(fh, hr.start, hr.end)).toString('utf8'));
+      originalHeader = JSON.parse(headerBytes.toString('utf8'));
     } catch {
       originalHeader = null;
     }
@@ -138,6 +143,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
 
     backupPath = opts.backup ? await writeBackup(original.realPath, (opts.now ?? Date.now)()) : null;
     const headerChanged = !sameJson(originalHeader, loaded.header);
+    const readRecord = rangeReader(fh); // records come in file order: one read per MB, not per record
     counts.carriedBytes = await replaceOriginal(
       original,
       st.size,
@@ -148,8 +154,11 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
           if (seg.kind === 'copy') await copyRange(fh, seg.start, seg.end, write);
           else if (seg.kind === 'newline') await write(NL);
           else if (seg.kind === 'header') {
-            if (headerChanged) await write(Buffer.from(JSON.stringify(loaded.header), 'utf8'));
+            if (headerChanged) await write(editedHeader(headerBytes, loaded.header!, { path, line: loaded.headerLine }));
             else await copyRange(fh, seg.start, seg.end, write);
+          } else if (loaded.changed?.[seg.index] === true && loaded.entryEdits?.has(seg.index)) {
+            await write(editedEntry(await readRecord(seg.start, seg.end), loaded, seg.index));
+            counts.edited++;
           } else if (loaded.changed?.[seg.index] === true) {
             await write(Buffer.from(JSON.stringify(await prepareEntryForPersist(loaded.entries[seg.index], opts.blobs)), 'utf8'));
             counts.reserialised++;
@@ -178,7 +187,7 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
 const HEADER_LINE_CAP = 1 << 20;
 
 /** Finds the header line in the current file: line 1, or line 2 after an oh-my-pi title line. */
-async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: number; end: number; value: Record<string, unknown> | null }> {
+async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: number; end: number; line: number; value: Record<string, unknown> | null }> {
   let lineStart = 0;
   for (let lineNo = 1; lineNo <= 2 && lineStart < size; lineNo++) {
     // read until the end of this line (headers are small, but do not assume a size)
@@ -186,7 +195,7 @@ async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: 
     const parts: Buffer[] = [];
     let pos = lineStart;
     while (end === -1 && pos < size) {
-      if (pos - lineStart > HEADER_LINE_CAP) return { start: 0, end: 0, value: null };
+      if (pos - lineStart > HEADER_LINE_CAP) return { start: 0, end: 0, line: lineNo, value: null };
       const chunk = await readRange(fh, pos, Math.min(size, pos + 65536));
       const nl = chunk.indexOf(0x0a);
       if (nl !== -1) {
@@ -221,9 +230,9 @@ async function locateHeader(fh: fsp.FileHandle, size: number): Promise<{ start: 
       lineStart = end + 1;
       continue;
     }
-    return { start, end: textEnd, value };
+    return { start, end: textEnd, line: lineNo, value };
   }
-  return { start: 0, end: 0, value: null };
+  return { start: 0, end: 0, line: 1, value: null };
 }
 
 /**
@@ -246,6 +255,8 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
     refuseReadOnly(path, headerWriteRefusal(h.value));
     // `"version": Infinity` would be written as `null`: judge what is about to be written too
     refuseReadOnly(path, headerWriteRefusal(newHeader));
+    // only the fields that differ are edited into the header's own bytes (a refusal writes nothing)
+    const header = editedHeader(await readRange(fh, h.start, h.end), newHeader, { path, line: h.line });
     await assertNoOtherWriters(path, original.realPath, original.st);
     backupPath = opts.backup ? await writeBackup(original.realPath, (opts.now ?? Date.now)()) : null;
     carriedBytes = await replaceOriginal(
@@ -255,7 +266,7 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
       true,
       async (write) => {
         await copyRange(fh, 0, h.start, write);
-        await write(Buffer.from(JSON.stringify(newHeader), 'utf8'));
+        await write(header);
         await copyRange(fh, h.end, st.size, write);
       },
       opts,
@@ -263,7 +274,7 @@ export async function rewriteHeaderLine(path: string, newHeader: SessionHeader, 
   } finally {
     await fh.close();
   }
-  return finish(path, backupPath, { copied: 0, reserialised: 0, appended: 0, carriedBytes });
+  return finish(path, backupPath, { copied: 0, edited: 0, reserialised: 0, appended: 0, carriedBytes });
 }
 
 /** Opens an existing session file for a write of `kind`, refusing what every writer refuses before it starts. */
@@ -322,7 +333,7 @@ export async function appendEntries(path: string, entries: readonly SessionEntry
   } finally {
     await original.fh.close();
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
+  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
 }
 
 /**
@@ -353,5 +364,5 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
     await fh?.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
   }
-  return finish(path, null, { copied: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
+  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
 }

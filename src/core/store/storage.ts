@@ -42,6 +42,8 @@ export interface SessionStorage {
 
   exists(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;
+  /** The file's bytes as they are (a rewrite must keep bytes that are not UTF-8; readText cannot). */
+  readBytes(path: string): Promise<Uint8Array>;
   /** The first `maxBytes` bytes decoded as UTF-8 (listings read only a header's worth). */
   readTextPrefix(path: string, maxBytes: number): Promise<string>;
   writeText(path: string, text: string): Promise<void>;

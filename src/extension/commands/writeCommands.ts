@@ -55,6 +55,8 @@ export async function relabelEntry(provider: SessionsTreeProvider, arg?: unknown
   if (readOnly(action, file, first)) return undefined;
   const index = buildTreeIndex(first.entries);
   if (!index.has(entryId)) return void prompts.error(vscode.l10n.t('Relabel Entry: no entry {0} in {1}.', entryId, path.basename(file)));
+  // Part C §10: the id shown for an entry without one is made from its bytes; the file does not hold it.
+  if (first.syntheticIds?.has(entryId)) return void prompts.error(vscode.l10n.t('Relabel Entry: entry {0} has no id in {1} (the id shown is made from its bytes), so a label cannot name it.', entryId, path.basename(file)));
   const current = index.labels.get(entryId) ?? '';
   // Name the entry the way the tree does (role or type, then its text), not only by its id.
   const target0 = index.get(entryId)!;

@@ -1,12 +1,14 @@
 // Entry ids: 8 lowercase hex characters (Part B §11), unique within a session.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Diagnostic } from '../../diagnostics';
+import type { SessionEntry } from './schemas';
 
 export const ENTRY_ID_PATTERN = /^[0-9a-f]{8}$/;
 
 /**
- * A fresh 8-hex id not in `taken`; the id is added to `taken` so a caller assigning many ids in a
- * row cannot hand out the same one twice. crypto-random (not Math.random) so two tools migrating
- * copies of one file do not produce colliding id sequences.
+ * A fresh 8-hex id not in `taken`, for a NEW entry (an append); the id is added to `taken` so a
+ * caller assigning many ids in a row cannot hand out the same one twice. crypto-random (not
+ * Math.random) so two tools appending to copies of one file do not produce colliding ids.
  */
 export function generateEntryId(taken: Set<string>): string {
   for (;;) {
@@ -16,4 +18,56 @@ export function generateEntryId(taken: Set<string>): string {
       return id;
     }
   }
+}
+
+/**
+ * The id of an entry that has none on disk (a v1 entry, or a v3 entry whose `id` is missing or
+ * not a string). Part C §10: it depends only on the file's bytes — the entry's parsed value and
+ * its position among the entries — so every run, the CLI and the editor show the same id, and
+ * `migrate` writes exactly it. A candidate already in `taken` (every id in the file, and those
+ * given before) is re-hashed with a counter. The parsed value stands for the record's bytes
+ * because the streaming reader keeps no bytes, and the file, text and tail loaders must agree.
+ */
+export function stableEntryId(entry: unknown, ordinal: number, taken: Set<string>): string {
+  const base = createHash('sha256').update(`${ordinal}\n`).update(JSON.stringify(entry) ?? '').digest();
+  for (let k = 0; ; k++) {
+    const id = k === 0 ? base.toString('hex', 0, 4) : createHash('sha256').update(base).update(`#${k}`).digest('hex').slice(0, 8);
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+function describeId(e: Record<string, unknown>): string {
+  if (!Object.prototype.hasOwnProperty.call(e, 'id')) return 'it has no "id"';
+  const v = e.id;
+  if (v === null) return '"id" is null';
+  if (typeof v === 'object') return `"id" is ${Array.isArray(v) ? 'an array' : 'an object'}`;
+  return `"id" is the ${typeof v} ${JSON.stringify(v)?.slice(0, 40) ?? String(v)}`;
+}
+
+/**
+ * Part C §5/§10 for entries of a v2/v3 file without a string `id`: each gets a stable id (see
+ * stableEntryId) and a `missing-id` diagnostic, so the tree, the context and the views work and
+ * the conversation through it is never lost. Entries are replaced by copies; `missing` lists
+ * their positions, ascending. Returns the ids made (none of them is on disk).
+ */
+export function assignMissingIds(entries: SessionEntry[], missing: readonly number[], entryLines: readonly number[], diagnostics: Diagnostic[]): Set<string> {
+  const taken = new Set<string>();
+  for (const e of entries) if (typeof e.id === 'string') taken.add(e.id);
+  const made = new Set<string>();
+  for (const i of missing) {
+    const e = entries[i]! as unknown as Record<string, unknown>;
+    const id = stableEntryId(e, i, taken);
+    made.add(id);
+    entries[i] = { ...e, id } as unknown as SessionEntry;
+    diagnostics.push({
+      line: entryLines[i] ?? 0,
+      kind: 'missing-id',
+      entryId: id,
+      message: `entry has no string "id" (${describeId(e)}); shown as "${id}", an id made from its bytes that is not on disk`,
+    });
+  }
+  return made;
 }

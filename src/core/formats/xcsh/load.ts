@@ -12,6 +12,8 @@ import { stripReplayData } from './replayData';
 import { DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
+import { assignMissingIds } from './ids';
+import type { RecordEdit } from '../../store/recordEdit';
 
 export interface ByteRange {
   start: number;
@@ -33,6 +35,18 @@ export interface LoadedSession {
   entryLines: number[];
   /** changed[i] is true when migration altered entries[i]; null when nothing changed. */
   changed: boolean[] | null;
+  /**
+   * The edits the migration made to each changed entry (keys: entry index): a rewrite applies
+   * exactly these to the record's original bytes. A changed entry without edits (a caller's own
+   * replacement) is re-serialised. Null when nothing was migrated.
+   */
+  entryEdits: Map<number, readonly RecordEdit[]> | null;
+  /**
+   * Ids made for entries that have no string `id` on disk in a v2/v3 (or header-less) file
+   * (Part C §10; each has a `missing-id` diagnostic). Such entries are not `changed`: a rewrite
+   * keeps their bytes, and a write naming one of these ids (a label) is refused. Null when none.
+   */
+  syntheticIds: Set<string> | null;
   diagnostics: Diagnostic[];
   migration: MigrationReport;
   /** Why the file must not be written (damaged, too new); null when writable. */
@@ -116,12 +130,17 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
   const taken = takeEntries(cols, first, diagnostics);
   let entries = taken.entries;
   const { entryLines, entryStarts, entryEnds } = taken;
+  let missing = taken.missingIds;
 
   const storedHeader = header;
   const hv = readHeaderVersion(header);
   const originalVersion = hv.version;
   let migration = emptyReport(originalVersion);
   let changed: boolean[] | null = null;
+  let entryEdits: Map<number, readonly RecordEdit[]> | null = null;
+  // A header-less (damaged) file whose entries all lack ids is read as v1: a linear chain in file
+  // order, as its agent wrote it — not a heap of unrelated roots.
+  const migrateFrom = header ?? (entries.length > 0 && missing.length === entries.length ? ({ type: 'session', id: '' } as SessionHeader) : null);
   if (header && hv.note !== null) {
     // Part C §11: a numeric string is read as its number; anything else is not a version.
     diagnostics.push({ line: headerLine, kind: 'invalid-version', message: `${hv.note}; shown read-only (only a version of exactly 1, 2 or 3 is ever written)` });
@@ -138,26 +157,30 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     // Not a version at all (NaN, 0, -1, 2.5): no migration — a v1 migration would relink every
     // parentId into one chain, misdrawing a branched file whose version is merely garbled.
     readOnlyReason = versionWriteRefusal(storedHeader);
-  } else if (header && originalVersion < CURRENT_SESSION_VERSION) {
+  } else if (migrateFrom && originalVersion < CURRENT_SESSION_VERSION) {
     // (A current file needs no migration: migrateSession would only copy `entries`.)
-    const m = migrateSession(header, entries);
-    header = m.header;
+    const m = migrateSession(migrateFrom, entries);
+    if (header) header = m.header;
     entries = m.entries;
     migration = m.report;
     if (m.report.changedIndices.length > 0) {
       changed = new Array<boolean>(entries.length).fill(false);
       for (const i of m.report.changedIndices) changed[i] = true;
+      entryEdits = m.edits;
     }
+    if (originalVersion < 2) missing = [];
     for (const u of m.report.unresolvedCompactions) {
       const e = entries[u.entryIndex]!;
       diagnostics.push({
         line: entryLines[u.entryIndex] ?? 0,
         kind: 'unresolved-compaction',
-        message: `compaction firstKeptEntryIndex ${JSON.stringify(u.firstKeptEntryIndex)} names no entry (${u.reason}); kept as is, no entries are kept before it`,
+        message: `compaction firstKeptEntryIndex ${JSON.stringify(u.firstKeptEntryIndex)} was not migrated (${u.reason}); kept as is${'firstKeptEntryId' in e ? '' : ', no entries are kept before it'}`,
         ...(typeof e.id === 'string' ? { entryId: e.id } : {}),
       });
     }
   }
+  // After the migration: a v2 entry's stable id is made from what the migrated file will hold.
+  const syntheticIds = missing.length > 0 ? assignMissingIds(entries, missing, entryLines, diagnostics) : null;
 
   if (storedHeader && readOnlyReason === null && !hv.writable) readOnlyReason = versionWriteRefusal(storedHeader);
   stripReplayData(entries);
@@ -172,6 +195,8 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     entries,
     entryLines,
     changed,
+    entryEdits,
+    syntheticIds,
     diagnostics,
     migration,
     readOnlyReason,
@@ -189,14 +214,20 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
 /** The per-entry columns of a LoadedSession. */
 export type EntryColumns = Pick<LoadedSession, 'entries' | 'entryLines' | 'entryStarts' | 'entryEnds'>;
 
+export interface TakenEntries extends EntryColumns {
+  /** Positions (in `entries`, ascending) of the entries without a string `id`. */
+  missingIds: number[];
+}
+
 /**
  * Records (from `first` on) → entries; a record without a string `type` becomes a diagnostic.
  * Works in place: the columns' own arrays, compacted, become the entry columns (no copy of a
  * 1M-entry session's four arrays), so `cols` must belong to the caller alone.
  */
-export function takeEntries(cols: RecordColumns, first: number, diagnostics: Diagnostic[]): EntryColumns {
+export function takeEntries(cols: RecordColumns, first: number, diagnostics: Diagnostic[]): TakenEntries {
   const { values, lines, starts, ends } = cols;
   const n = values.length;
+  const missingIds: number[] = [];
   let w = 0;
   for (let i = first; i < n; i++) {
     const v = values[i]!;
@@ -204,6 +235,7 @@ export function takeEntries(cols: RecordColumns, first: number, diagnostics: Dia
       diagnostics.push({ line: lines[i]!, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
       continue;
     }
+    if (typeof v.id !== 'string') missingIds.push(w);
     if (w !== i) {
       values[w] = v;
       lines[w] = lines[i]!;
@@ -218,7 +250,7 @@ export function takeEntries(cols: RecordColumns, first: number, diagnostics: Dia
     starts.length = w;
     ends.length = w;
   }
-  return { entries: values as SessionEntry[], entryLines: lines, entryStarts: starts, entryEnds: ends };
+  return { entries: values as SessionEntry[], entryLines: lines, entryStarts: starts, entryEnds: ends, missingIds };
 }
 
 /**

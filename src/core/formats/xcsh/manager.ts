@@ -19,6 +19,7 @@ import { generateEntryId } from './ids';
 import { loadSessionFromText, type LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
 import { rewriteSegments } from '../../store/rewriteSegments';
+import { editedEntry, editedHeader } from '../../store/recordRewrite';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import type { SessionStorage, SessionStorageWriter } from '../../store/storage';
 import { FileSessionStorage } from '../../store/fileStorage';
@@ -65,20 +66,24 @@ function sessionDirFor(cwd: string, o: SessionManagerOptions): string {
   return o.sessionDir ?? join(o.sessionsRoot ?? defaultRoot(), encodeCwd(cwd));
 }
 
-/**
- * Rebuilds a migrated file keeping every byte between records (unparsable lines, blank lines,
- * a title line) in place (Part C §7); changed records are re-serialised, glued ones separated.
- */
 /** Diagnostics that mean a line's bytes are not in any entry. */
 const UNREAD_KINDS: ReadonlySet<DiagnosticKind> = new Set<DiagnosticKind>(['invalid-json', 'not-an-object', 'torn-tail', 'invalid-entry']);
 
+/**
+ * Rebuilds a migrated file keeping every byte between records (unparsable lines, blank lines,
+ * a title line) in place (Part C §7); migrated records get exactly the migration's edits in their
+ * own bytes (never a re-serialisation), glued ones are separated. Throws UnsafeRecordEditError.
+ */
 function rebuildPreserving(original: Buffer, loaded: LoadedSession): Buffer {
   const parts: Buffer[] = [];
   for (const seg of rewriteSegments(loaded, original.length)) {
     if (seg.kind === 'copy') parts.push(original.subarray(seg.start, seg.end));
     else if (seg.kind === 'newline') parts.push(Buffer.from('\n'));
-    else if (seg.kind === 'header') parts.push(Buffer.from(JSON.stringify(loaded.header), 'utf8'));
-    else parts.push(loaded.changed?.[seg.index] ? Buffer.from(JSON.stringify(loaded.entries[seg.index]), 'utf8') : original.subarray(seg.start, seg.end));
+    else if (seg.kind === 'header') parts.push(editedHeader(original.subarray(seg.start, seg.end), loaded.header!, { path: loaded.path, line: loaded.headerLine }));
+    else {
+      const bytes = original.subarray(seg.start, seg.end);
+      parts.push(loaded.changed?.[seg.index] && loaded.entryEdits?.has(seg.index) ? editedEntry(bytes, loaded, seg.index) : bytes);
+    }
   }
   return Buffer.concat(parts);
 }
@@ -200,7 +205,9 @@ export class SessionManager {
       this.#flushed = false;
       return;
     }
-    const original = Buffer.from(await this.#storage.readText(path), 'utf8');
+    // bytes, not text: a migration rewrite keeps bytes that are not UTF-8 (issue 15)
+    const bytes = await this.#storage.readBytes(path);
+    const original = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const loaded = loadSessionFromText(original, path);
     if (!loaded.header) throw new SessionFileError(path, 'not a session file (no valid header on line 1); it is left untouched');
     if (loaded.readOnlyReason) throw new SessionFileError(path, `cannot open for writing: ${loaded.readOnlyReason}`);
@@ -445,20 +452,23 @@ export class SessionManager {
     if (!this.#persist || !this.#flushed) return true;
     await this.#enqueue(async () => {
       await this.#closeWriter();
-      const text = await this.#storage.readText(this.#path);
+      const raw = await this.#storage.readBytes(this.#path);
+      const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
       // the header is line 1, or line 2 after an oh-my-pi title line (Part B §6)
       let start = 0;
       for (let k = 0; k < 2; k++) {
-        const nl = text.indexOf('\n', start);
-        const end = nl === -1 ? text.length : nl;
+        const nl = bytes.indexOf(0x0a, start);
+        const end = nl === -1 ? bytes.length : nl;
         let v: { type?: unknown } | null = null;
         try {
-          v = JSON.parse(text.slice(start, end)) as { type?: unknown };
+          v = JSON.parse(bytes.toString('utf8', start, end)) as { type?: unknown };
         } catch {
           v = null;
         }
         if (v?.type === 'session') {
-          await this.#storage.writeTextAtomic(this.#path, text.slice(0, start) + JSON.stringify(next) + text.slice(end));
+          // Only the title fields change; every other byte of the file stays (Part C §7).
+          const header = editedHeader(bytes.subarray(start, end), next, { path: this.#path, line: k + 1 });
+          await this.#storage.writeTextAtomic(this.#path, Buffer.concat([bytes.subarray(0, start), header, bytes.subarray(end)]));
           return;
         }
         if (nl === -1) break;

@@ -1,12 +1,15 @@
 // v1 → v2 → v3 migration, in memory (Part A "Versions and migration"; Part C §2: viewing never
 // writes — the caller decides whether to persist the result).
 //
-// Inputs are never mutated: an entry the migration touches is shallow-copied (its `message` too,
-// when the role is rewritten); untouched entries keep their identity, so a rewrite can tell which
-// records to copy byte-for-byte from the original file.
+// Inputs are never mutated: an entry the migration touches is replaced by a copy; untouched
+// entries keep their identity. For each changed entry the migration also says WHICH edits it made
+// (`edits`), so a rewrite edits only those fields in the record's original bytes and copies every
+// other byte (src/core/store/recordEdit.ts); the in-memory copies are built with the same edits,
+// so the viewer shows exactly what the migrated file will hold.
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
-import { generateEntryId } from './ids';
+import { stableEntryId } from './ids';
 import { readHeaderVersion } from './version';
+import { applyEditsToValue, type RecordEdit } from '../../store/recordEdit';
 
 export interface UnresolvedCompaction {
   /** Index of the compaction in the entries array. */
@@ -33,7 +36,13 @@ export interface MigrationResult {
   header: SessionHeader;
   entries: SessionEntry[];
   report: MigrationReport;
+  /** The edits made to each changed entry (keys: its index), in the order they apply. */
+  edits: Map<number, RecordEdit[]>;
 }
+
+/** Upstream writes `type, id, parentId, timestamp` first: inserted keys go where it puts them. */
+export const ID_EDIT_AFTER: readonly string[] = ['type'];
+export const PARENT_EDIT_AFTER: readonly string[] = ['id', 'type'];
 
 /**
  * The version a header is read as (src/core/formats/xcsh/version.ts): absent means v1 (Part A),
@@ -66,28 +75,27 @@ type Mutable = Record<string, unknown>;
 export function migrateSession(header: SessionHeader, entries: readonly SessionEntry[]): MigrationResult {
   const from = headerVersion(header);
   const report = emptyReport(from);
-  if (!Number.isFinite(from) || from >= CURRENT_SESSION_VERSION) return { header, entries: entries.slice(), report };
+  const edits = new Map<number, RecordEdit[]>();
+  if (!Number.isFinite(from) || from >= CURRENT_SESSION_VERSION) return { header, entries: entries.slice(), report, edits };
 
-  const out: Mutable[] = entries.slice() as unknown as Mutable[];
-  const touched = new Uint8Array(out.length);
-  const copy = (i: number): Mutable => {
-    if (!touched[i]) {
-      out[i] = { ...out[i] };
-      touched[i] = 1;
-    }
-    return out[i]!;
+  const add = (i: number, edit: RecordEdit): void => {
+    const list = edits.get(i);
+    if (list) list.push(edit);
+    else edits.set(i, [edit]);
   };
+  if (from < 2) migrateV1ToV2(entries as unknown as readonly Mutable[], add, report);
+  if (from < 3) migrateV2ToV3(entries as unknown as readonly Mutable[], add, report);
 
-  if (from < 2) migrateV1ToV2(out, copy, report);
-  if (from < 3) migrateV2ToV3(out, copy, report);
-
-  for (let i = 0; i < touched.length; i++) if (touched[i]) report.changedIndices.push(i);
+  const out = entries.slice();
+  for (const [i, list] of edits) out[i] = applyEditsToValue(out[i]!, list);
+  report.changedIndices = [...edits.keys()].sort((a, b) => a - b);
   report.entriesTouched = report.changedIndices.length;
   report.toVersion = CURRENT_SESSION_VERSION;
   return {
-    header: { ...header, version: CURRENT_SESSION_VERSION },
-    entries: out as unknown as SessionEntry[],
+    header: applyEditsToValue(header, [{ op: 'set', path: ['version'], value: CURRENT_SESSION_VERSION, after: ['type'] }]),
+    entries: out,
     report,
+    edits,
   };
 }
 
@@ -101,59 +109,66 @@ export function migrateSession(header: SessionHeader, entries: readonly SessionE
  * interpret) and report it — the context builder then keeps no pre-compaction entries, exactly
  * as upstream does for a compaction without `firstKeptEntryId`.
  */
-function migrateV1ToV2(out: Mutable[], copy: (i: number) => Mutable, report: MigrationReport): void {
+function migrateV1ToV2(entries: readonly Mutable[], add: (i: number, e: RecordEdit) => void, report: MigrationReport): void {
   const taken = new Set<string>();
   // An id already present in a "v1" file is kept when it is a unique string (a hand-edited or
   // half-migrated file may reference it, e.g. from a label); only missing/duplicate ids are made.
-  const keep = new Uint8Array(out.length);
-  for (let i = 0; i < out.length; i++) {
-    const id = out[i]!.id;
+  const keep = new Uint8Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const id = entries[i]!.id;
     if (typeof id === 'string' && id.length > 0 && !taken.has(id)) {
       taken.add(id);
       keep[i] = 1;
     }
   }
+  // Part C §10: made ids depend only on the file's bytes, so the ids shown before a migration
+  // are the ids it writes.
+  const ids = new Array<string>(entries.length);
   let prev: string | null = null;
-  for (let i = 0; i < out.length; i++) {
-    let id = out[i]!.id as string;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    let id = e.id as string;
     if (!keep[i]) {
-      id = generateEntryId(taken);
-      copy(i).id = id;
+      id = stableEntryId(e, i, taken);
+      add(i, { op: 'set', path: ['id'], value: id, after: ID_EDIT_AFTER });
       report.idsAssigned++;
     }
-    if (out[i]!.parentId !== prev || !('parentId' in out[i]!)) {
-      copy(i).parentId = prev;
+    ids[i] = id;
+    if (e.parentId !== prev || !('parentId' in e)) {
+      add(i, { op: 'set', path: ['parentId'], value: prev, after: PARENT_EDIT_AFTER });
       report.parentsLinked++;
     }
     prev = id;
   }
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i]!;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
     if (e.type !== 'compaction' || !('firstKeptEntryIndex' in e)) continue;
     const k = e.firstKeptEntryIndex;
-    if (typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= out.length) {
-      const c = copy(i);
-      c.firstKeptEntryId = out[k - 1]!.id;
-      delete c.firstKeptEntryIndex;
+    if ('firstKeptEntryId' in e) {
+      // Both fields: renaming would overwrite the id the record already names (upstream does);
+      // keep both as they are and let the context use the id.
+      report.unresolvedCompactions.push({ entryIndex: i, firstKeptEntryIndex: k, reason: 'the compaction already has a firstKeptEntryId' });
+    } else if (typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= entries.length) {
+      add(i, { op: 'rename', from: 'firstKeptEntryIndex', to: 'firstKeptEntryId', value: ids[k - 1] });
       report.compactionsMigrated++;
     } else {
       report.unresolvedCompactions.push({
         entryIndex: i,
         firstKeptEntryIndex: k,
-        reason: typeof k === 'number' && k === 0 ? 'index 0 names the session header' : `index ${JSON.stringify(k)} is outside the ${out.length + 1} parsed records`,
+        reason: typeof k === 'number' && k === 0 ? 'index 0 names the session header' : `index ${JSON.stringify(k)} is outside the ${entries.length + 1} parsed records`,
       });
     }
   }
 }
 
 /** v2 → v3: the legacy `hookMessage` role became `custom`. */
-function migrateV2ToV3(out: Mutable[], copy: (i: number) => Mutable, report: MigrationReport): void {
-  for (let i = 0; i < out.length; i++) {
-    const e = out[i]!;
+function migrateV2ToV3(entries: readonly Mutable[], add: (i: number, e: RecordEdit) => void, report: MigrationReport): void {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
     if (e.type !== 'message') continue;
     const m = e.message as Mutable | null | undefined;
-    if (m && typeof m === 'object' && m.role === 'hookMessage') {
-      copy(i).message = { ...m, role: 'custom' };
+    if (m && typeof m === 'object' && !Array.isArray(m) && m.role === 'hookMessage') {
+      add(i, { op: 'set', path: ['message', 'role'], value: 'custom' });
       report.rolesRewritten++;
     }
   }

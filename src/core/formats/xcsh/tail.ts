@@ -83,8 +83,8 @@ export interface PreparedTail {
 /**
  * Reads the planned tail. Nothing changes until `commit()`, so the caller can update what it
  * derives from the session (the tree index) in the same synchronous step. Positions, offsets and
- * line numbers of what was loaded before never change. Null when the file changed under the
- * read: a full reload is needed.
+ * line numbers of what was loaded before never change. Null when a full reload is needed: the
+ * file changed under the read, or the tail would change the ids made for entries without one.
  */
 export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { kind: 'tail' }>, st: Stats, opts: TailOptions = {}): Promise<PreparedTail | null> {
   const path = loaded.path!;
@@ -93,7 +93,12 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
   if (!identity) return null;
 
   const diags: Diagnostic[] = tail.diagnostics.slice();
-  const cols: EntryColumns = takeEntries(tail.columns, 0, diags);
+  const cols: EntryColumns & { missingIds: number[] } = takeEntries(tail.columns, 0, diags);
+  // Part C §10: a made id must not collide with any id in the file, so an entry without an id, or
+  // a new id equal to one made earlier, changes the made ids: a full load decides them.
+  if (cols.missingIds.length > 0) return null;
+  const made = loaded.syntheticIds;
+  if (made) for (const e of cols.entries) if (made.has(e.id)) return null;
   stripReplayData(cols.entries);
   // Same order as a full load: by line, reader notes before loader notes, blob notes last.
   diags.sort((a, b) => a.line - b.line);
