@@ -106,6 +106,11 @@ export function storeRows(s: StoreSession): Array<{ sql: string; bind: unknown[]
     },
   ];
   for (const r of s.records) {
+    if (typeof r.__bad === 'number') {
+      // a row whose data does not decode (contract tests of the corruption rule)
+      out.push({ sql: 'INSERT INTO events VALUES (?,?,?,?,?,?,?,?)', bind: [h.id, r.__bad, 'user/message', 0, '{not json', null, null, null] });
+      continue;
+    }
     const packed = typeof r.seq0 === 'number';
     const text = JSON.stringify(r.data);
     let data: string | Uint8Array = text;
