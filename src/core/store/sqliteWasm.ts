@@ -8,6 +8,7 @@
 // here the bytes are read and handed over directly, so no lookup by URL is needed at all.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 type SqliteModule = typeof import('@sqlite.org/sqlite-wasm', { with: { 'resolution-mode': 'import' } });
@@ -19,7 +20,9 @@ let loading: Promise<Sqlite3> | null = null;
 export function sqliteWasmPath(): string {
   const beside = join(__dirname, 'sqlite3.wasm');
   if (existsSync(beside)) return beside;
-  return require.resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm');
+  // createRequire rather than require.resolve: the bundler leaves it alone (a bundle never needs
+  // this fallback: its copy sits beside it).
+  return createRequire(__filename).resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm');
 }
 
 /** The SQLite WASM module, initialised once (about 100 ms the first time). */

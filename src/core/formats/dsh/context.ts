@@ -41,7 +41,6 @@ export interface DshContextAt {
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : undefined);
-const isSurfaceType = (t: string): boolean => t === 'user/message' || t === 'assistant/message' || t === 'tool/result';
 
 /** The message a surface event contributes to the model's history, or null (§4 step 2). */
 export function projectSurfaceEvent(e: DshEvent): unknown {
@@ -104,37 +103,41 @@ export class DshContextIndex {
     let head = -1;
     let tail = -1;
     let missingOp = 0;
-    for (const e of events) {
+    for (let k = 0; k < events.length; k++) {
+      const e = events[k]!;
       const t = e.type;
-      if (t === 'request/header') this.headerSeqs.push(e.seq);
-      else if (t === 'request/context') this.routeSeqs.push(e.seq);
-      else if (t === 'session/title') this.titleSeqs.push(e.seq);
-      if (!isSurfaceType(t)) continue;
+      // The hot loop over every event: plain string compares, no allocation for the others.
+      if (t !== 'user/message' && t !== 'assistant/message' && t !== 'tool/result') {
+        if (t === 'request/header') this.headerSeqs.push(e.seq);
+        else if (t === 'request/context') this.routeSeqs.push(e.seq);
+        else if (t === 'session/title') this.titleSeqs.push(e.seq);
+        continue;
+      }
       const op = e.surfaceOp;
       if (op === undefined) {
         missingOp++;
         continue;
       }
-      const append = (): void => {
+      let shadowed: number[] | null = null;
+      let r: Rec | undefined;
+      if (op !== 'append') {
+        r = rec(op);
+        const i = typeof r?.start === 'number' ? surface.indexOf(r.start) : -1;
+        const j = typeof r?.end === 'number' ? surface.indexOf(r.end) : -1;
+        if (r?.op !== 'replace' || i === -1 || j < i) {
+          this.diagnostics.push({ line: 0, seq: e.seq, kind: 'dsh-surface', message: `seq ${e.seq}: surfaceOp ${JSON.stringify(op)} does not apply to the surface (dsh refuses such a log); read as an append` });
+        } else {
+          shadowed = surface.splice(i, j - i + 1, e.seq);
+        }
+      }
+      if (shadowed === null) {
         surface.push(e.seq);
         prev[e.seq] = tail;
         if (tail === -1) head = e.seq;
         else next[tail] = e.seq;
         tail = e.seq;
-      };
-      if (op === 'append') {
-        append();
         continue;
       }
-      const r = rec(op);
-      const i = typeof r?.start === 'number' ? surface.indexOf(r.start) : -1;
-      const j = typeof r?.end === 'number' ? surface.indexOf(r.end) : -1;
-      if (r?.op !== 'replace' || i === -1 || j < i) {
-        this.diagnostics.push({ line: 0, seq: e.seq, kind: 'dsh-surface', message: `seq ${e.seq}: surfaceOp ${JSON.stringify(op)} does not apply to the surface (dsh refuses such a log); read as an append` });
-        append();
-        continue;
-      }
-      const shadowed = surface.splice(i, j - i + 1, e.seq);
       for (const s of shadowed) this.removedAt[s] = e.seq;
       const missing = shadowed.filter((s) => !e.sourceEventSeqs?.includes(s));
       if (missing.length > 0) {
@@ -148,7 +151,7 @@ export class DshContextIndex {
       prev[before] = e.seq;
       if (p === -1) head = e.seq;
       else next[p] = e.seq;
-      this.replacements.push({ replacingSeq: e.seq, shadowedSeqs: shadowed, start: r.start as number, end: r.end as number, ...this.compactionBefore(e.seq) });
+      this.replacements.push({ replacingSeq: e.seq, shadowedSeqs: shadowed, start: r!.start as number, end: r!.end as number, ...this.compactionBefore(e.seq) });
     }
     for (let s = head; s !== -1; s = next[s]!) this.order.push(s);
     if (missingOp > 0) {
