@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +12,8 @@ import {
   readDshLog,
   DshSessionNotFoundError,
 } from '../../src/core/formats/dsh/index';
+import fc from 'fast-check';
+import { SqliteSnapshotError } from '../../src/core/store/sqliteSnapshot';
 import { DSH_FIXTURES, DSH_SCHEMA, dshFixtureText, storeRows, storeSessionOf, storeSql, writeDshStore } from '../helpers/dshBuild';
 import { ev, meta, oneTurnLog, rawLog } from '../helpers/dshLogs';
 import { sqliteKilledAfter } from '../helpers/sqliteCli';
@@ -117,4 +119,19 @@ test('a store with several sessions needs a session id; an unknown one is a clea
   await assert.rejects(loadDshSource(db), (e: unknown) => e instanceof DshSessionNotFoundError && e.sessionIds.length === 5);
   await assert.rejects(loadDshSource(db, { session: 'nope' }), DshSessionNotFoundError);
   assert.equal((await loadDshSource(db, { session: 'session-3' })).events.length, 124);
+});
+
+test('property: random bytes behind an SQLite header are a typed refusal, never another exception or a write', async () => {
+  const dir = tmp();
+  let k = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 5000 }), fc.boolean(), async (bytes, header) => {
+      const path = join(dir, `r${k++}.db`);
+      const content = header ? Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.from(bytes)]) : Buffer.from(bytes);
+      writeFileSync(path, content);
+      await assert.rejects(listDshDatabaseSessions(path), (e: unknown) => e instanceof SqliteSnapshotError || e instanceof DshDatabaseError);
+      assert.ok(readFileSync(path).equals(content));
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dshSessionStats, readDshLog } from '../../src/core/formats/dsh/index';
+import { dshSessionStats, dshStateDescription, dshStateLabel, readDshLog } from '../../src/core/formats/dsh/index';
 import { dshFixtureText } from '../helpers/dshBuild';
 import { assistantMessage, ev, oneTurnLog, rawLog } from '../helpers/dshLogs';
 
@@ -41,4 +41,13 @@ test('synthetic closers are counted apart from recorded events', async () => {
   assert.equal(s.events, 7);
   assert.equal(s.closers, 1);
   assert.equal(s.state, 'interrupted');
+});
+
+test('each state has its own label and sentence, through the l10nT argument', () => {
+  const states = ['complete', 'open', 'interrupted', 'torn', 'corrupt'] as const;
+  assert.equal(new Set(states.map((s) => dshStateLabel(s))).size, 5);
+  assert.equal(new Set(states.map((s) => dshStateDescription(s))).size, 5);
+  const seen: string[] = [];
+  dshStateLabel('torn', (m) => (seen.push(m), `«${m}»`));
+  assert.deepEqual(seen, ['Torn']);
 });

@@ -10,7 +10,8 @@
 // A DshLog holds: header, events (logical, after unpacking packed rows and upgrading legacy
 // shapes; events[i].seq === i), closers (synthetic, in memory, continuing the seqs; shown after
 // the events and marked synthetic), state (complete · open · interrupted · torn · corrupt) and
-// diagnostics (each with a line, a byte offset or a seq). Bad input never throws from these:
+// diagnostics (each with a line, a byte offset or a seq); dshStateLabel / dshStateDescription
+// give the state's words (l10nT). Bad input never throws from these:
 // it gives state 'corrupt' and diagnostics (only I/O failures and refused databases throw).
 //   CLI `events`:  {format:'dsh', header, state, events: eventsWithClosers(log), closers: log.closers.length, diagnostics}
 //
@@ -55,6 +56,7 @@ export { DshDatabase, DshDatabaseError, listDshDatabaseSessions, loadDshDatabase
 export { readDshLog, loadDshFile, assembleDshLog, type DshReadOptions } from './load';
 export { scanZstdFrames, type ZstdFrame, type ZstdFrameScan } from './zstdFrames';
 export { eventsWithClosers };
+export { dshStateLabel, dshStateDescription } from './stateWords';
 
 const contextIndexes = new WeakMap<DshLog, DshContextIndex>();
 

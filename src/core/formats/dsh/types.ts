@@ -46,7 +46,12 @@ export type DshLogState = 'complete' | 'open' | 'interrupted' | 'torn' | 'corrup
 /** The physical form a log was read from. */
 export type DshEncoding = 'raw' | 'zstd' | 'sqlite';
 
-/** A diagnostic with the place it belongs to: a byte offset in the file, or an event seq. */
+/**
+ * A diagnostic with the place it belongs to. `line` is the 1-based line of the logical JSONL text
+ * (for a raw file its physical line; for a zstd file the line of the decompressed stream, the
+ * header being line 1; 0 for a database row or a whole-log finding), `offset` a byte offset in
+ * the stored file, `seq` an event seq.
+ */
 export interface DshDiagnostic extends Diagnostic {
   /** Byte offset in the file (raw: the line's first byte; zstd: the frame's first byte). */
   offset?: number;
