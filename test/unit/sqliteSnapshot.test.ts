@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, truncate
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteSnapshot, readSqliteSnapshot, SqliteSnapshotError } from '../../src/core/store/sqliteSnapshot';
+import { spawn } from 'node:child_process';
 import { sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
 
 const WAL_SETUP = 'PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;';
@@ -105,4 +106,43 @@ test('missing, foreign and damaged files are clear typed errors', async () => {
   writeFileSync(damaged, bytes);
   await assert.rejects(openSqliteSnapshot(damaged), (e: unknown) => e instanceof SqliteSnapshotError && e.code === 'corrupt');
   await assert.rejects(openSqliteSnapshot(dir), (e: unknown) => e instanceof SqliteSnapshotError && e.code === 'unreadable');
+});
+
+test('reads racing a writer that commits and checkpoints (TRUNCATE) in a loop are each a committed state, or a clear "unstable"', async () => {
+  const db = join(tmp(), 'race.db');
+  await sqliteKilledAfter(db, `${WAL_SETUP} CREATE TABLE t(a, pad);`);
+  // Every commit keeps sum(a) = 0 with an even row count; every checkpoint rewrites the main file.
+  const rounds = Array.from({ length: 4000 }, (_, i) => `BEGIN; INSERT INTO t VALUES (${i + 1}, randomblob(300)); INSERT INTO t VALUES (${-(i + 1)}, randomblob(300)); COMMIT;${i % 3 === 0 ? ' PRAGMA wal_checkpoint(TRUNCATE);' : ''}`).join('\n');
+  const busy = spawn('/usr/bin/sqlite3', [db], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const exited = new Promise<void>((resolve) => busy.on('exit', () => resolve()));
+  busy.stdin.on('error', () => undefined); // EPIPE once it is killed
+  busy.stdin.end(`${WAL_SETUP}\n${rounds}\n`);
+  let consistent = 0;
+  let unstable = 0;
+  const counts = new Set<number>();
+  try {
+    for (let i = 0; i < 40; i++) {
+      try {
+        const h = await openSqliteSnapshot(db);
+        try {
+          const row = h.all('SELECT count(*) AS n, coalesce(sum(a), 0) AS s FROM t')[0]!;
+          assert.equal(Number(row.s), 0);
+          assert.equal(Number(row.n) % 2, 0);
+          counts.add(Number(row.n));
+          consistent++;
+        } finally {
+          h.close();
+        }
+      } catch (e) {
+        if (!(e instanceof SqliteSnapshotError && e.code === 'unstable')) throw e;
+        unstable++;
+      }
+    }
+  } finally {
+    busy.kill('SIGKILL');
+    await exited;
+  }
+  assert.ok(consistent > 0, `no consistent read out of 40 (${unstable} unstable)`);
+  // the reads really raced the writer: they saw several committed states
+  assert.ok(counts.size > 1, `all reads saw the same state: ${[...counts].join(', ')}`);
 });

@@ -13,9 +13,11 @@
 //   uncommitted transaction and a torn frame are invisible, exactly as to SQLite itself.
 // The merged image (marked as a rollback-journal database: bytes 18–19 = 1, since there is no
 // WAL beside it any more) is then deserialized read-only into the WASM SQLite.
-// A concurrent checkpoint could reset the WAL between the two reads: the WAL header is read
-// before the main file and compared after the WAL, and the read is retried when it changed.
-import { open } from 'node:fs/promises';
+// A concurrent checkpoint could change the main file or reset the WAL between the reads: the WAL
+// header and the main file's identity (size, mtime, ctime) are taken before the main file is read
+// and compared after the WAL is read, and the read is retried when either changed (a WAL truncated
+// and refilled in between shows up as a main-file change: the checkpoint wrote to it).
+import { open, stat } from 'node:fs/promises';
 import { loadSqliteWasm, type Sqlite3 } from './sqliteWasm';
 
 export type SqliteSnapshotErrorCode = 'missing' | 'not-sqlite' | 'corrupt' | 'unstable' | 'unreadable';
@@ -80,6 +82,16 @@ async function readWalHead(path: string): Promise<Buffer | null> {
     return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
+  }
+}
+
+/** The main file's identity as far as a checkpoint changes it ('' when absent). */
+async function identity(path: string): Promise<string> {
+  try {
+    const st = await stat(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return '';
   }
 }
 
@@ -193,13 +205,15 @@ export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> 
   for (let attempt = 0; attempt < TRIES; attempt++) {
     try {
       const headBefore = await readWalHead(walPath);
+      const idBefore = await identity(path);
       const db = await readWhole(path);
       if (!db) throw new SqliteSnapshotError('missing', path, 'no such database file');
       const wal = await readWhole(walPath);
       const headAfter = await readWalHead(walPath);
+      const idAfter = await identity(path);
       const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
-      // A WAL reset (new salts), a truncation or a new WAL between the reads: read again.
-      if (!same(headBefore, headAfter) || !same(headBefore, wal ? wal.bytes.subarray(0, WAL_HEADER) : null)) continue;
+      // A WAL reset (new salts), a truncation, a new WAL or a checkpoint into the main file between the reads: read again.
+      if (!same(headBefore, headAfter) || !same(headBefore, wal ? wal.bytes.subarray(0, WAL_HEADER) : null) || idBefore !== idAfter) continue;
       const merged = mergeImage(path, db.bytes, wal?.bytes ?? null);
       return {
         image: merged.image,
