@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dshContextAt, dshContextIndex, readDshLog, type DshLog } from '../../src/core/formats/dsh/index';
-import { dshFixtureText } from '../helpers/dshBuild';
+import { DshContextIndex, dshContextAt, dshContextIndex, eventsWithClosers, readDshLog, type DshLog } from '../../src/core/formats/dsh/index';
+import { DSH_FIXTURES, dshFixtureText } from '../helpers/dshBuild';
 import { assistantMessage, ev, oneTurnLog, rawLog, userMessage } from '../helpers/dshLogs';
 
 const fixtureLog = (name: string): Promise<DshLog> => readDshLog(Buffer.from(dshFixtureText(name)));
@@ -93,4 +93,16 @@ test('nested replacements: a span holding an earlier replacement is shadowed who
 test('the context index is built once per log (cached)', async () => {
   const log = await fixtureLog('dsh-cancel-aborted.session.jsonl');
   assert.equal(dshContextIndex(log), dshContextIndex(log));
+});
+
+test('the fold over the seqs the reader noted equals the fold over every event, at every seq of every fixture', async () => {
+  for (const name of DSH_FIXTURES) {
+    const text = dshFixtureText(name);
+    // cut before the last turn/end too, so closers take part
+    for (const source of [text, text.split('\n').slice(0, -3).join('\n') + '\n']) {
+      const log = await readDshLog(Buffer.from(source));
+      const full = new DshContextIndex(eventsWithClosers(log));
+      for (let n = -1; n < log.events.length + log.closers.length; n++) assert.deepEqual(dshContextAt(log, n), full.contextAt(n), `${name} at ${n}`);
+    }
+  }
 });

@@ -40,6 +40,21 @@ export interface DshContextAt {
 }
 
 type Rec = Record<string, unknown>;
+
+/**
+ * The seqs of the events the fold reads, noted by the reader while scanning (keyed by the event
+ * array a DshLog holds). Without them the fold walks every event, which is correct but slower:
+ * events of many shapes make every property read a slow one.
+ */
+const contextSeqsOf = new WeakMap<readonly DshEvent[], readonly number[]>();
+
+export function registerContextSeqs(events: readonly DshEvent[], seqs: readonly number[]): void {
+  contextSeqsOf.set(events, seqs);
+}
+
+export function registeredContextSeqs(events: readonly DshEvent[]): readonly number[] | undefined {
+  return contextSeqsOf.get(events);
+}
 const rec = (v: unknown): Rec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : undefined);
 
 /** The message a surface event contributes to the model's history, or null (§4 step 2). */
@@ -92,8 +107,14 @@ export class DshContextIndex {
   private readonly routeSeqs: number[] = [];
   private readonly titleSeqs: number[] = [];
 
-  /** `events` must satisfy events[i].seq === i (closers included at the end, if any). */
-  constructor(private readonly events: readonly DshEvent[]) {
+  /**
+   * `events` must satisfy events[i].seq === i (closers included at the end, if any). `only`, when
+   * given, lists (ascending) the seqs of every event the fold needs to read; others are skipped.
+   */
+  constructor(
+    private readonly events: readonly DshEvent[],
+    only?: readonly number[],
+  ) {
     this.removedAt = new Int32Array(events.length).fill(-1);
     // The live surface (for validation and the shadowed spans) and a linked list giving the
     // global order: next[seq] / head, with insert-before by seq.
@@ -103,8 +124,9 @@ export class DshContextIndex {
     let head = -1;
     let tail = -1;
     let missingOp = 0;
-    for (let k = 0; k < events.length; k++) {
-      const e = events[k]!;
+    const count = only ? only.length : events.length;
+    for (let k = 0; k < count; k++) {
+      const e = events[only ? only[k]! : k]!;
       const t = e.type;
       // The hot loop over every event: plain string compares, no allocation for the others.
       if (t !== 'user/message' && t !== 'assistant/message' && t !== 'tool/result') {

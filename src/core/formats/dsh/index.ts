@@ -37,7 +37,7 @@
 // @sqlite.org/sqlite-wasm (official SQLite WASM build, FTS5 included) for the SQLite store.
 import { open } from 'node:fs/promises';
 import { startsWithSqliteMagic } from '../detect';
-import { DshContextIndex, type DshContextAt } from './context';
+import { DshContextIndex, registeredContextSeqs, type DshContextAt } from './context';
 import { DshDatabase } from './sqliteStore';
 import { loadDshFile, type DshReadOptions } from './load';
 import { eventsWithClosers, type DshLog } from './types';
@@ -64,7 +64,11 @@ const contextIndexes = new WeakMap<DshLog, DshContextIndex>();
 export function dshContextIndex(log: DshLog): DshContextIndex {
   let index = contextIndexes.get(log);
   if (!index) {
-    index = new DshContextIndex(eventsWithClosers(log));
+    const noted = registeredContextSeqs(log.events);
+    const all = eventsWithClosers(log);
+    // The reader noted which stored events the fold reads; the few closers are always read.
+    const only = noted ? [...noted, ...log.closers.map((e) => e.seq)] : undefined;
+    index = new DshContextIndex(all, only);
     contextIndexes.set(log, index);
   }
   return index;

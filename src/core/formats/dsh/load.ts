@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { startsWithZstdMagic } from '../detect';
 import { LIVE_WINDOW_MS } from '../../store/rewriteGuard';
 import { interruptedTurnClosers, openTurnState } from './closers';
+import { registerContextSeqs } from './context';
 import { upgradeLegacyEvents } from './legacy';
 import type { ParsedDshLog } from './logText';
 import { readRawLog } from './rawLog';
@@ -31,6 +32,7 @@ export function assembleDshLog(parsed: ParsedDshLog, encoding: DshEncoding, byte
   const diagnostics: DshDiagnostic[] = [...parsed.diagnostics, ...scan.diagnostics];
   const events = scan.events;
   if (header) diagnostics.push(...upgradeLegacyEvents(events, header.id));
+  registerContextSeqs(events, scan.contextSeqs);
   const corrupt = parsed.corrupt || scan.corrupt || header === null;
   const ends = openTurnState(events);
   let state: DshLogState;

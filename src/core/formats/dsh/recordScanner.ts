@@ -19,6 +19,11 @@ export interface RecordPlace {
 
 export interface RecordScan {
   events: DshEvent[];
+  /**
+   * The seqs of the events the context fold reads (surface messages, request headers, routes,
+   * titles), in order: noted while scanning so the fold never walks the other ~90% of events.
+   */
+  contextSeqs: number[];
   diagnostics: DshDiagnostic[];
   /** dsh would refuse the log (a problem before a later turn/end). */
   corrupt: boolean;
@@ -42,8 +47,14 @@ function envelopeProblem(v: Record<string, unknown>): string | null {
   return null;
 }
 
+/** Event types the context fold (context.ts) reads; steering/message is upgraded to a user/message. */
+const CONTEXT_TYPES: ReadonlySet<string> = new Set([
+  'user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title', 'steering/message',
+]);
+
 export class DshRecordScanner {
   private readonly events: DshEvent[] = [];
+  private readonly contextSeqs: number[] = [];
   private readonly diagnostics: DshDiagnostic[] = [];
   private issue: { diag: DshDiagnostic; place: RecordPlace } | null = null;
   private corrupt = false;
@@ -106,6 +117,10 @@ export class DshRecordScanner {
         return;
       }
       decoded = [rec as unknown as DshEvent];
+      if (CONTEXT_TYPES.has(rec.type as string)) {
+        // Noted before the seq check; an entry past the accepted prefix is dropped in finish().
+        this.contextSeqs.push(rec.seq as number);
+      }
     }
 
     if (this.issue) {
@@ -162,6 +177,16 @@ export class DshRecordScanner {
       torn = true;
       this.diagnostics.push({ ...placeFields(tornTail.place), kind: 'torn-tail', message: tornTail.message });
     }
-    return { events: this.events, diagnostics: this.diagnostics, corrupt: this.corrupt, torn };
+    const n = this.events.length;
+    // Keep the seqs that are part of the accepted prefix, in order and once each.
+    const contextSeqs: number[] = [];
+    let last = -1;
+    for (const seq of this.contextSeqs) {
+      if (seq < n && seq > last && this.events[seq]!.seq === seq) {
+        contextSeqs.push(seq);
+        last = seq;
+      }
+    }
+    return { events: this.events, contextSeqs, diagnostics: this.diagnostics, corrupt: this.corrupt, torn };
   }
 }
