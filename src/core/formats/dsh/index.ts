@@ -11,8 +11,11 @@
 // shapes; events[i].seq === i), closers (synthetic, in memory, continuing the seqs; shown after
 // the events and marked synthetic), state (complete · open · interrupted · torn · corrupt) and
 // diagnostics (each with a line, a byte offset or a seq); dshStateLabel / dshStateDescription
-// give the state's words (l10nT). Bad input never throws from these:
-// it gives state 'corrupt' and diagnostics (only I/O failures and refused databases throw).
+// give the state's words (l10nT). `open` vs `interrupted`: a log ending inside a turn whose
+// source changed within `liveWindowMs` (default 5 s) may still be written, so it gets no closers.
+// Bad input never throws from these: it gives state 'corrupt' and diagnostics. What throws, typed:
+// I/O failures, SqliteSnapshotError (missing / not SQLite / damaged), DshDatabaseError (a
+// database that is not dsh's store, or another schema version), DshSessionNotFoundError.
 //   CLI `events`:  {format:'dsh', header, state, events: eventsWithClosers(log), closers: log.closers.length, diagnostics}
 //
 // What the model saw
