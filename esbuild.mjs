@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_FILE, writeL10nBundle } from './test/l10n-keys.mjs';
+import { copySqliteWasm, nodeBundleOptions } from './scripts/esbuild-node.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -21,7 +22,7 @@ const common = {
   absWorkingDir: root,
 };
 
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+const node = { ...common, ...nodeBundleOptions() };
 
 /**
  * Writes l10n/bundle.l10n.json (the l10n keys of src/extension, src/core and webview/) at the start
@@ -44,7 +45,7 @@ const l10nBundle = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, ...nodeBundleOptions({ shebang: true }), entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },
@@ -83,6 +84,8 @@ const present = builds.filter((b) => {
 // build would otherwise ship in the VSIX (.vscodeignore lets all of dist/webview/ through).
 if (production) rmSync(join(root, 'dist'), { recursive: true, force: true });
 copyCodicons();
+// The SQLite WASM binary the dsh store reader loads from beside the bundle (scripts/esbuild-node.mjs).
+copySqliteWasm(root, join(root, 'dist'));
 if (watch) {
   for (const b of present) {
     const ctx = await esbuild.context(b);

@@ -30,7 +30,18 @@ export type DiagnosticKind =
   | 'missing-parent' // an entry whose parentId names no entry (treated as a root: an orphan)
   | 'cycle' // a parentId chain that loops (the walk stops at the first repeated id)
   // store (src/core/store/tempFiles.ts)
-  | 'leftover-temp-file'; // `.<name>.<hex>.tmp` beside the file: an interrupted (or running) write of ours
+  | 'leftover-temp-file' // `.<name>.<hex>.tmp` beside the file: an interrupted (or running) write of ours
+  // dsh reader (src/core/formats/dsh/); 'torn-tail', 'no-header', 'invalid-header' and
+  // 'unsupported-version' are shared with the xcsh reader
+  | 'dsh-corrupt' // dsh would refuse the log (dsh-format.md §3): only the readable prefix is shown
+  | 'dsh-bad-record' // an unparsable storage record or a malformed packed chunk row
+  | 'dsh-seq-gap' // a record whose seq does not continue the log
+  | 'dsh-frame' // a zstd frame with an invalid structure, a decode failure or a checksum mismatch
+  | 'dsh-legacy' // a legacy event shape upgraded in memory (§2, last part)
+  | 'dsh-refused-event' // an event shape dsh refuses to load (request/header-delta, mode/set, …): shown raw
+  | 'dsh-unknown-type' // an event type outside the known catalogue (shown raw)
+  | 'dsh-surface' // a surface event whose surfaceOp is missing or does not apply to the surface
+  | 'dsh-interrupted'; // the last turn was open: closers applied in memory, never written
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -69,6 +80,15 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'missing-parent': 'warning',
   cycle: 'error',
   'leftover-temp-file': 'warning',
+  'dsh-corrupt': 'error',
+  'dsh-bad-record': 'error',
+  'dsh-seq-gap': 'error',
+  'dsh-frame': 'error',
+  'dsh-legacy': 'info',
+  'dsh-refused-event': 'error',
+  'dsh-unknown-type': 'info',
+  'dsh-surface': 'warning',
+  'dsh-interrupted': 'info',
 };
 
 export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {

@@ -41,6 +41,8 @@ describe('VSIX contents (vsce ls)', () => {
     'LICENSE',
     'dist/extension.js',
     'dist/cli.js',
+    // The SQLite WASM binary the dsh store reader loads from beside the bundles.
+    'dist/sqlite3.wasm',
     'dist/codicons/codicon.css',
     'dist/codicons/codicon.ttf',
     'media/activity.svg',

@@ -36,3 +36,11 @@ export function formatOfHeader(record: unknown): SessionFormat | null {
 
 /** The one message every write command gives for a dsh log (it is never written). */
 export const DSH_READ_ONLY_REASON = 'a deepseek-harness (dsh) session log: Session Loom never writes dsh logs (dsh has one live writer per session, and repair is its own job)';
+
+/** An SQLite database file ("SQLite format 3\0"): dsh's SQLite session store is one (§3). */
+export function startsWithSqliteMagic(bytes: Uint8Array): boolean {
+  const magic = 'SQLite format 3\0';
+  if (bytes.length < magic.length) return false;
+  for (let i = 0; i < magic.length; i++) if (bytes[i] !== magic.charCodeAt(i)) return false;
+  return true;
+}

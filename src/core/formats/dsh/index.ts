@@ -1,0 +1,128 @@
+// The read-only dsh (deepseek-harness) session reader: dsh-format.md, Parts A and B.
+// Session Loom never writes a dsh log; nothing exported here opens anything for writing.
+//
+// Reading a log (all async: the zstd checksum's XXH64 and SQLite are WASM, initialised once)
+//   loadDshSource(path, {session?})  any dsh source by content: raw .jsonl, .jsonl.zstd, or an
+//                                    SQLite store (then `session` picks the session) → DshLog
+//   loadDshFile(path) / readDshLog(bytes)          a file / bytes (raw or zstd, by content)
+//   loadDshDatabaseSession(db, id) · DshDatabase   one session of an SQLite store; open() once,
+//                                    list() and load(id) many times, close()
+// A DshLog holds: header, events (logical, after unpacking packed rows and upgrading legacy
+// shapes; events[i].seq === i), closers (synthetic, in memory, continuing the seqs; shown after
+// the events and marked synthetic), state (complete · open · interrupted · torn · corrupt) and
+// diagnostics (each with a line, a byte offset or a seq); dshStateLabel / dshStateDescription
+// give the state's words (l10nT). `open` vs `interrupted`: a log ending inside a turn whose
+// source changed within `liveWindowMs` (default 5 s) may still be written, so it gets no closers.
+// Bad input never throws from these: it gives state 'corrupt' and diagnostics. What throws, typed:
+// I/O failures, SqliteSnapshotError (missing / not SQLite / damaged), DshDatabaseError (a
+// database that is not dsh's store, or another schema version), DshSessionNotFoundError.
+//   CLI `events`:  {format:'dsh', header, state, events: eventsWithClosers(log), closers: log.closers.length, diagnostics}
+//
+// What the model saw
+//   dshContextAt(log, at?)  {at, messages, messageSeqs, system, tools, model, title, replacements}
+//                           at seq `at` (default: the last event, closers included). Cheap: the
+//                           fold is indexed once per log (cached), each call is one filter pass.
+//   CLI `context`: {format:'dsh', at, messages, system, tools, model} straight from it.
+//
+// Listing (discovery)
+//   readDshListing(path)           header only (first line / first frame) + a bounded title read
+//   listDshDatabaseSessions(db)    the sessions of an SQLite store
+//   dshSessionStats(log)           counts, tool calls, token usage, models, title, times
+//   dshSessionsRoot() · projectKey(cwd) · encodeSegment(id) · dshLogPath(root, cwd, id)
+//
+// Attachments
+//   readDshAttachment('sha256:<hex>')  bytes or a typed problem (regular file only, no links,
+//                                      size cap, SHA-256 verified)
+//
+// Libraries: fzstd (pure-TypeScript zstd decoder, ~25 KB: VS Code's Node has no zstd, and a
+// pure decoder keeps the VSIX platform-neutral; it streams a torn final frame block by block),
+// xxhash-wasm (2 KB inlined WASM XXH64 for the per-frame content checksums fzstd skips), and
+// @sqlite.org/sqlite-wasm (official SQLite WASM build, FTS5 included) for the SQLite store.
+import { open } from 'node:fs/promises';
+import { startsWithSqliteMagic } from '../detect';
+import { DshContextIndex, registeredContextSeqs, type DshContextAt } from './context';
+import { DshDatabase } from './sqliteStore';
+import { loadDshFile, type DshReadOptions } from './load';
+import { eventsWithClosers, type DshLog } from './types';
+
+export * from './types';
+export { parseDshHeader, DSH_FORMAT_VERSION } from './header';
+export { expandPackedRow, isPackedRowTag } from './packedRows';
+export { interruptedTurnClosers, openTurnState, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_TEXT, NOT_STARTED_TEXT } from './closers';
+export { upgradeLegacyEvents, KNOWN_DSH_EVENT_TYPES, legacyMessageId } from './legacy';
+export { DshContextIndex, projectSurfaceEvent, type DshContextAt, type DshReplacement } from './context';
+export { dshSessionStats, type DshSessionStats, type DshTokenUsage } from './stats';
+export { readDshListing, type DshListing, type DshListingResult } from './listing';
+export { dshHome, dshSessionsRoot, projectKey, encodeSegment, projectDirName, dshLogPath, DSH_LOG_NAMES } from './paths';
+export { readDshAttachment, dshAttachmentPath, parseAttachmentId, DEFAULT_MAX_ATTACHMENT_BYTES, type DshAttachmentRead, type DshAttachmentProblem } from './attachments';
+export { DshDatabase, DshDatabaseError, listDshDatabaseSessions, loadDshDatabaseSession, DSH_SQLITE_APPLICATION_ID, DSH_SQLITE_SCHEMA_VERSION, type DshDatabaseSession } from './sqliteStore';
+export { readDshLog, loadDshFile, assembleDshLog, type DshReadOptions } from './load';
+export { scanZstdFrames, type ZstdFrame, type ZstdFrameScan } from './zstdFrames';
+export { eventsWithClosers };
+export { dshStateLabel, dshStateDescription } from './stateWords';
+
+const contextIndexes = new WeakMap<DshLog, DshContextIndex>();
+
+/** The context index of a log (events + closers), built once and cached with the log. */
+export function dshContextIndex(log: DshLog): DshContextIndex {
+  let index = contextIndexes.get(log);
+  if (!index) {
+    const noted = registeredContextSeqs(log.events);
+    const all = eventsWithClosers(log);
+    // The reader noted which stored events the fold reads; the few closers are always read.
+    const only = noted ? [...noted, ...log.closers.map((e) => e.seq)] : undefined;
+    index = new DshContextIndex(all, only);
+    contextIndexes.set(log, index);
+  }
+  return index;
+}
+
+/** What the model saw at seq `at` (default: the last event, closers included). */
+export function dshContextAt(log: DshLog, at?: number): DshContextAt {
+  return dshContextIndex(log).contextAt(at);
+}
+
+/** Thrown by loadDshSource when an SQLite store holds no such session (or none was named among several). */
+export class DshSessionNotFoundError extends Error {
+  constructor(
+    readonly path: string,
+    readonly sessionIds: string[],
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = 'DshSessionNotFoundError';
+  }
+}
+
+async function startsWithSqlite(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const { bytesRead } = await fh.read(buf, 0, 16, 0);
+    return startsWithSqliteMagic(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Any dsh source, by content: an SQLite store (the session `session`, or its only session when
+ * it holds one), else a raw or zstd log file.
+ */
+export async function loadDshSource(path: string, opts: Omit<DshReadOptions, 'mtimeMs'> & { session?: string } = {}): Promise<DshLog> {
+  if (!(await startsWithSqlite(path))) return loadDshFile(path, opts);
+  const db = await DshDatabase.open(path);
+  try {
+    let id = opts.session;
+    if (id === undefined) {
+      const ids = db.list().map((s) => s.id);
+      if (ids.length !== 1) throw new DshSessionNotFoundError(path, ids, `the dsh store holds ${ids.length} sessions: name one (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`);
+      id = ids[0]!;
+    }
+    const log = db.load(id, opts);
+    if (!log) throw new DshSessionNotFoundError(path, db.list().map((s) => s.id), `no session ${JSON.stringify(id)} in this dsh store`);
+    return log;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,105 @@
+// Reading a whole dsh log file, by content (dsh-format.md §3 "Raw vs zstd detection": a zstd
+// file starts with 28 B5 2F FD, a raw one with `{`), and turning what the encoding reader found
+// into the log a viewer shows: legacy shapes upgraded, the state stated, closers in memory.
+// Nothing here writes, and a file that grows while it is read is re-read (the reference
+// reader's before/after stat rule), at most a few times.
+import { open } from 'node:fs/promises';
+import { startsWithZstdMagic } from '../detect';
+import { LIVE_WINDOW_MS } from '../../store/rewriteGuard';
+import { interruptedTurnClosers, openTurnState } from './closers';
+import { registerContextSeqs } from './context';
+import { upgradeLegacyEvents } from './legacy';
+import type { ParsedDshLog } from './logText';
+import { readRawLog } from './rawLog';
+import { readZstdLog } from './zstdLog';
+import type { DshDiagnostic, DshEncoding, DshLog, DshLogState } from './types';
+
+export interface DshReadOptions {
+  /** The source's modification time (ms): with `now`, tells an open turn that may be live. */
+  mtimeMs?: number;
+  /** Defaults to Date.now(). */
+  now?: number;
+  /**
+   * A log ending in an open turn whose source changed within this window may still be written
+   * (state `open`, no closers); older, it was interrupted (closers applied). Default 5000 ms.
+   */
+  liveWindowMs?: number;
+}
+
+/** Builds the log a viewer shows from what an encoding reader parsed. */
+export function assembleDshLog(parsed: ParsedDshLog, encoding: DshEncoding, bytes: number, opts: DshReadOptions = {}): DshLog {
+  const { header, scan } = parsed;
+  const diagnostics: DshDiagnostic[] = [...parsed.diagnostics, ...scan.diagnostics];
+  const events = scan.events;
+  if (header) diagnostics.push(...upgradeLegacyEvents(events, header.id));
+  registerContextSeqs(events, scan.contextSeqs);
+  const corrupt = parsed.corrupt || scan.corrupt || header === null;
+  const ends = openTurnState(events);
+  let state: DshLogState;
+  let closers: DshLog['closers'] = [];
+  if (corrupt) {
+    // dsh refuses a corrupt log outright: there is no repair it would write, so none is shown.
+    state = 'corrupt';
+  } else if (ends.openTurn !== null && opts.mtimeMs !== undefined && (opts.now ?? Date.now()) - opts.mtimeMs < (opts.liveWindowMs ?? LIVE_WINDOW_MS)) {
+    // A session that is still live is never repaired (§4): its turn is simply not over yet.
+    state = 'open';
+  } else if (ends.openTurn !== null) {
+    closers = interruptedTurnClosers(events, ends);
+    state = scan.torn ? 'torn' : 'interrupted';
+    diagnostics.push({
+      line: 0,
+      seq: events.length,
+      kind: 'dsh-interrupted',
+      message: `turn ${ends.openTurn} was never closed: ${closers.length} synthetic closer(s) (seq ${events.length}–${events.length + closers.length - 1}) applied in memory as dsh's inspect() does; never written`,
+    });
+  } else {
+    state = scan.torn ? 'torn' : 'complete';
+  }
+  return {
+    encoding,
+    header,
+    events,
+    closers,
+    state,
+    openTurn: ends.openTurn,
+    diagnostics,
+    bytes,
+    ...(opts.mtimeMs !== undefined ? { mtimeMs: opts.mtimeMs } : {}),
+  };
+}
+
+/** Reads a dsh log from its bytes (raw or zstd, decided by content). */
+export async function readDshLog(bytes: Uint8Array, opts: DshReadOptions = {}): Promise<DshLog> {
+  const zstd = startsWithZstdMagic(bytes);
+  const parsed = zstd ? await readZstdLog(bytes) : readRawLog(bytes);
+  return assembleDshLog(parsed, zstd ? 'zstd' : 'raw', bytes.length, opts);
+}
+
+const STABLE_READ_TRIES = 4;
+
+/**
+ * Reads a file whole, opened read-only, retrying while its size or mtime changes under the read
+ * (a live writer appending); the last read is used when it never settles (it is still a prefix).
+ */
+export async function readStableFile(path: string): Promise<{ bytes: Buffer; mtimeMs: number }> {
+  let last: { bytes: Buffer; mtimeMs: number } | null = null;
+  for (let i = 0; i < STABLE_READ_TRIES; i++) {
+    const fh = await open(path, 'r');
+    try {
+      const before = await fh.stat({ bigint: true });
+      const bytes = await fh.readFile();
+      const after = await fh.stat({ bigint: true });
+      last = { bytes, mtimeMs: Number(after.mtimeMs) };
+      if (before.size === after.size && before.mtimeNs === after.mtimeNs && BigInt(bytes.length) === after.size) return last;
+    } finally {
+      await fh.close();
+    }
+  }
+  return last!;
+}
+
+/** Reads a dsh session file (`session.jsonl` or `session.jsonl.zstd`, or any name). */
+export async function loadDshFile(path: string, opts: Omit<DshReadOptions, 'mtimeMs'> = {}): Promise<DshLog> {
+  const { bytes, mtimeMs } = await readStableFile(path);
+  return readDshLog(bytes, { ...opts, mtimeMs });
+}

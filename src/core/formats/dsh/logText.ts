@@ -1,0 +1,67 @@
+// The logical JSONL text shared by both file encodings (dsh-format.md §3): line 1 is the header,
+// every other line a storage record, each ending in `\n`. Lines are split on the bytes (a log can
+// be longer than V8's longest string) and decoded one at a time.
+import { parseDshHeader } from './header';
+import { DshRecordScanner, type RecordScan } from './recordScanner';
+import type { DshDiagnostic, DshHeader } from './types';
+
+/** What an encoding reader hands to the assembler (load.ts). */
+export interface ParsedDshLog {
+  header: DshHeader | null;
+  scan: RecordScan;
+  /** Diagnostics of the header and of the physical encoding (frames), before the scan's own. */
+  diagnostics: DshDiagnostic[];
+  /** The encoding itself is corrupt (a bad complete frame, no header…), whatever the records say. */
+  corrupt: boolean;
+}
+
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Parses the header line; null with a diagnostic when it is not a dsh header. */
+export function readHeaderLine(text: string, diagnostics: DshDiagnostic[], offset?: number): DshHeader | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    diagnostics.push({ line: 1, ...(offset !== undefined ? { offset } : {}), kind: 'no-header', message: 'the first line is not valid JSON, so there is no session header; nothing else was read' });
+    return null;
+  }
+  const parsed = parseDshHeader(value, 1);
+  if (!parsed.ok) {
+    diagnostics.push(parsed.diagnostic);
+    return null;
+  }
+  diagnostics.push(...parsed.diagnostics);
+  return parsed.header;
+}
+
+/**
+ * Feeds every complete line of `buf[start, end)` to the scanner; returns where the unterminated
+ * remainder starts (=== end when the text ends in `\n`) and the next line number.
+ * `offsetOf(i)` maps a position in `buf` to the byte offset reported in diagnostics.
+ */
+export function scanLines(
+  scanner: DshRecordScanner,
+  buf: Buffer,
+  start: number,
+  end: number,
+  firstLine: number,
+  offsetOf: (pos: number) => number,
+): { rest: number; nextLine: number } {
+  let line = firstLine;
+  let s = start;
+  while (s < end && !scanner.stopped) {
+    const e = buf.indexOf(10, s);
+    if (e === -1 || e >= end) break;
+    scanner.addLine(buf.toString('utf8', s, e), { line, offset: offsetOf(s) });
+    line++;
+    s = e + 1;
+  }
+  return { rest: scanner.stopped ? end : s, nextLine: line };
+}
+
+export function emptyScan(): RecordScan {
+  return new DshRecordScanner().finish();
+}

@@ -1,0 +1,104 @@
+// The frame structure of a `.jsonl.zstd` log (RFC 8878; dsh-format.md §3 "Zstandard encoding"),
+// walked without decoding so that every frame is decoded and checked on its own, and a torn
+// final frame is found exactly. A one-shot decoder that stops after frame 1 is the classic bug:
+// this walk is what makes "decode every frame" true.
+//
+// Frame: magic 28 B5 2F FD · frame header descriptor (FHD) · window byte unless single-segment
+// · dictionary id (0/1/2/4 bytes) · content size (0/1/2/4/8 bytes) · blocks, each with a 3-byte
+// little-endian header (bit 0 last, bits 1–2 type, bits 3–23 size; an RLE block carries one byte,
+// type 3 is reserved) · a 4-byte checksum when FHD bit 0x04 is set. dsh writes no skippable
+// frames and no dictionaries: either is an invalid structure here.
+
+export interface ZstdFrame {
+  /** Byte offsets in the file: [start, end). */
+  start: number;
+  end: number;
+  /** The content size the header declares, when it declares one. */
+  contentSize: number | null;
+  /** Whether the frame ends with a content checksum (dsh always writes one in session logs). */
+  hasChecksum: boolean;
+}
+
+/** Where a final frame was cut off by the end of the file. */
+export type ZstdTearPlace = 'frame-header' | 'block' | 'checksum';
+
+export interface ZstdFrameScan {
+  frames: ZstdFrame[];
+  /** The final frame, cut off by the end of the file: its start and where the cut is. */
+  torn: { start: number; place: ZstdTearPlace } | null;
+  /** The first byte that is no valid frame (structure), with why; nothing after it is walked. */
+  invalid: { offset: number; message: string } | null;
+}
+
+const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+const MAX_BLOCK = 128 * 1024;
+const DICT_ID_BYTES = [0, 1, 2, 4];
+const FCS_BYTES = [0, 2, 4, 8];
+
+function readLE(b: Uint8Array, pos: number, n: number): number {
+  let v = 0;
+  for (let i = n - 1; i >= 0; i--) v = v * 256 + b[pos + i]!;
+  return v;
+}
+
+/** Walks the frames of `bytes`, at most `maxFrames` of them (listing needs only the first). */
+export function scanZstdFrames(bytes: Uint8Array, maxFrames = Infinity): ZstdFrameScan {
+  const frames: ZstdFrame[] = [];
+  const len = bytes.length;
+  let pos = 0;
+  const torn = (start: number, place: ZstdTearPlace): ZstdFrameScan => ({ frames, torn: { start, place }, invalid: null });
+  const invalid = (offset: number, message: string): ZstdFrameScan => ({ frames, torn: null, invalid: { offset, message } });
+
+  while (pos < len && frames.length < maxFrames) {
+    const start = pos;
+    for (let i = 0; i < 4; i++) {
+      if (pos + i >= len) return torn(start, 'frame-header');
+      if (bytes[pos + i] !== MAGIC[i]) {
+        return invalid(start, `byte ${start} does not start a zstd frame (magic 28 B5 2F FD expected; dsh writes no skippable frames)`);
+      }
+    }
+    pos += 4;
+    if (pos >= len) return torn(start, 'frame-header');
+    const fhd = bytes[pos++]!;
+    if (fhd & 0x08) return invalid(start, `the zstd frame at byte ${start} sets the reserved bit of its frame header`);
+    const singleSegment = (fhd >> 5) & 1;
+    const hasChecksum = ((fhd >> 2) & 1) === 1;
+    const dictBytes = DICT_ID_BYTES[fhd & 3]!;
+    const fcsFlag = fhd >> 6;
+    const fcsBytes = fcsFlag === 0 ? singleSegment : FCS_BYTES[fcsFlag]!;
+    const rest = (singleSegment ? 0 : 1) + dictBytes + fcsBytes;
+    if (pos + rest > len) return torn(start, 'frame-header');
+    // The window byte only sizes the decoder's buffer; a block is never above 128 KiB (RFC 8878).
+    if (!singleSegment) pos++;
+    if (dictBytes > 0 && readLE(bytes, pos, dictBytes) !== 0) {
+      return invalid(start, `the zstd frame at byte ${start} needs a dictionary (dsh never uses one)`);
+    }
+    pos += dictBytes;
+    let contentSize: number | null = null;
+    if (fcsBytes > 0) {
+      contentSize = readLE(bytes, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0);
+      pos += fcsBytes;
+    }
+
+    for (;;) {
+      if (pos + 3 > len) return torn(start, 'block');
+      const h = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16);
+      const last = h & 1;
+      const type = (h >> 1) & 3;
+      const size = h >>> 3;
+      if (type === 3) return invalid(pos, `the zstd frame at byte ${start} has a block of the reserved type 3 at byte ${pos}`);
+      if (size > MAX_BLOCK) return invalid(pos, `the zstd frame at byte ${start} has a ${size}-byte block at byte ${pos}, above the 128 KiB maximum`);
+      pos += 3;
+      const payload = type === 1 ? 1 : size;
+      if (pos + payload > len) return torn(start, 'block');
+      pos += payload;
+      if (last) break;
+    }
+    if (hasChecksum) {
+      if (pos + 4 > len) return torn(start, 'checksum');
+      pos += 4;
+    }
+    frames.push({ start, end: pos, contentSize, hasChecksum });
+  }
+  return { frames, torn: null, invalid: null };
+}
