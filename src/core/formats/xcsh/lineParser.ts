@@ -4,15 +4,15 @@
 // Fast path = one `JSON.parse` per line. Everything else runs only on lines that fail to parse
 // (or, for the depth check, on lines long enough to hide a too-deep record):
 //  - glued records and torn fragments on one line are split (jsonlSplit.ts);
-//  - a record spread over several lines (pretty-printed) is joined (see #startJoin);
+//  - a record spread over several lines (pretty-printed) is joined (see #startOpen);
 //  - consecutive blank or unreadable lines become ONE diagnostic with a count and a line range,
-//    and one unparsed byte range: a file of ten million junk lines costs a few objects, not ten
-//    million (it used to exhaust the heap);
+//    and one unparsed byte range (lineRuns.ts);
 //  - a record nested deeper than MAX_RECORD_DEPTH is kept out (depth.ts).
-import type { Diagnostic, DiagnosticKind } from '../../diagnostics';
+import type { Diagnostic } from '../../diagnostics';
 import { deeperThan, DEPTH_CHECK_MIN_BYTES, MAX_RECORD_DEPTH } from './depth';
 import type { JsonlParseResult, JsonlRecord, ReadFrom, RecordColumns, UnparsedRange } from './jsonl';
 import { isJsonWs, parseObjectAt, scanStructure, splitLine, type LinePart, type ScanState } from './jsonlSplit';
+import { LineRuns } from './lineRuns';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -52,28 +52,6 @@ export class ParseResult implements JsonlParseResult {
   }
 }
 
-/** Consecutive unreadable lines (invalid JSON, not objects), with the blank lines between them. */
-interface JunkRun {
-  startLine: number;
-  startByte: number;
-  /** The last unreadable line, and where its text ends. */
-  endLine: number;
-  endByte: number;
-  invalid: number;
-  notObjects: number;
-  /** Blank lines between the first and the last unreadable line. */
-  blanks: number;
-  /** What was wrong with the first line. */
-  first: string;
-}
-
-/** Consecutive blank lines not (yet) inside a junk run. */
-interface BlankRun {
-  startLine: number;
-  startByte: number;
-  endLine: number;
-}
-
 /** A line starting an object that it does not close: maybe the first line of a pretty-printed record. */
 interface OpenRecord {
   firstLine: number;
@@ -92,8 +70,7 @@ interface OpenRecord {
 /** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
 export class LineParser {
   readonly result = new ParseResult();
-  #junk: JunkRun | null = null;
-  #blanks: BlankRun | null = null;
+  readonly #runs = new LineRuns(this.result);
   #open: OpenRecord | null = null;
   #resume: ReadFrom | null = null;
 
@@ -118,6 +95,19 @@ export class LineParser {
       abs += 3;
     }
     if (this.#open !== null) return this.#continueOpen(buf, s, e, abs, lineNo, terminated);
+    // The fast path, inline (as #one, which reads the lines of an abandoned join, does it too):
+    // a line starting with `{` that parses to an object, not long enough to be too deep.
+    let ce = e;
+    if (ce > s && buf[ce - 1] === CR) ce--;
+    if (buf[s] === OPEN_BRACE && ce - s <= DEPTH_CHECK_MIN_BYTES) {
+      let value: unknown;
+      try {
+        value = JSON.parse(buf.toString('utf8', s, ce));
+      } catch (err) {
+        return this.#unparsable(buf, s, ce, e, abs, lineNo, terminated, true, err as Error);
+      }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
+    }
     this.#one(buf, s, e, abs, lineNo, terminated, true);
   }
 
@@ -128,7 +118,7 @@ export class LineParser {
   finish(bytes: number): ParseResult {
     this.#resume ??= this.#openPoint(this.result.lines + 1, bytes);
     if (this.#open !== null) this.#abandonOpen();
-    this.#flushRuns();
+    this.#runs.flush();
     this.result.resume = this.#resume;
     return this.result;
   }
@@ -148,11 +138,10 @@ export class LineParser {
       line = o.firstLine;
       from = o.absStarts[0]!;
     }
-    const runEnd = this.#blanks?.endLine ?? this.#junk?.endLine;
-    if (runEnd === line - 1) {
-      const start = this.#junk ?? this.#blanks!;
-      line = start.startLine;
-      from = start.startByte;
+    const run = this.#runs.reaching(line - 1);
+    if (run !== null) {
+      line = run.line;
+      from = run.from;
     }
     return { from, startLine: line - 1 };
   }
@@ -177,7 +166,7 @@ export class LineParser {
       if (ce - s > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) this.#tooDeep(lineNo, lineNo, abs, abs + (ce - s));
       else this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
     } else {
-      this.#junkLine(lineNo, abs, abs + (ce - s), 'not-an-object', `is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
+      this.#runs.junk(lineNo, abs, abs + (ce - s), 'not-an-object', `is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
     }
   }
 
@@ -186,7 +175,7 @@ export class LineParser {
     // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
     const c = r.columns;
     if (line === 1 && c.values.length === 0 && value.type === 'title') {
-      this.#flushRuns();
+      this.#runs.flush();
       r.title = { value, line, start, end };
       r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
       return;
@@ -201,9 +190,9 @@ export class LineParser {
   #notJson(buf: Buffer, s: number, ce: number, abs: number, lineNo: number, terminated: boolean): void {
     let i = s;
     while (i < ce && isJsonWs(buf[i])) i++;
-    if (i === ce) return this.#blankLine(lineNo, abs);
+    if (i === ce) return this.#runs.blank(lineNo, abs);
     if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
-    this.#junkLine(lineNo, abs, abs + (ce - s), 'invalid-json', () => `could not be parsed as JSON (${parseErrorOf(buf.toString('utf8', s, ce))})`);
+    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', () => `could not be parsed as JSON (${parseErrorOf(buf.toString('utf8', s, ce))})`);
   }
 
   #unparsable(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean, err: Error): void {
@@ -211,17 +200,17 @@ export class LineParser {
     if (parts) return this.#split(parts, abs - s, lineNo);
     if (mayJoin && terminated && buf[s] === OPEN_BRACE && this.#startOpen(buf, s, ce, e, abs, lineNo)) return;
     if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
-    this.#junkLine(lineNo, abs, abs + (ce - s), 'invalid-json', `could not be parsed as JSON (${err.message.slice(0, 120)})`);
+    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', `could not be parsed as JSON (${err.message.slice(0, 120)})`);
   }
 
   #tornTail(lineNo: number, start: number, end: number): void {
-    this.#flushRuns();
+    this.#runs.flush();
     this.result.unparsed.push({ line: lineNo, start, end });
     this.result.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${end - start} bytes (an interrupted write); skipped, kept verbatim` });
   }
 
   #tooDeep(line: number, lastLine: number, start: number, end: number): void {
-    this.#flushRuns();
+    this.#runs.flush();
     const r = this.result;
     r.unparsed.push(lastLine > line ? { line, lastLine, start, end } : { line, start, end });
     const where = lastLine > line ? ` (lines ${line}–${lastLine})` : '';
@@ -235,7 +224,7 @@ export class LineParser {
 
   /** A line holding records and at most one fragment (jsonlSplit.ts); `base` turns part offsets absolute. */
   #split(parts: LinePart[], base: number, lineNo: number): void {
-    this.#flushRuns();
+    this.#runs.flush();
     const r = this.result;
     const diags: Diagnostic[] = [];
     let recovered = 0;
@@ -261,70 +250,6 @@ export class LineParser {
     }
     r.diagnostics.push({ line: lineNo, kind: 'glued-records', message: `${parts.length} records glued on one line (no newline between them); split, ${recovered} recovered` });
     for (const d of diags) r.diagnostics.push(d);
-  }
-
-  // ---- runs of blank and unreadable lines ------------------------------------------------------
-
-  /** The last line of the pending runs, or -1. */
-  #runEnd(): number {
-    return this.#blanks?.endLine ?? this.#junk?.endLine ?? -1;
-  }
-
-  #blankLine(lineNo: number, abs: number): void {
-    if (this.#runEnd() !== lineNo - 1) this.#flushRuns();
-    if (this.#blanks !== null) this.#blanks.endLine = lineNo;
-    else this.#blanks = { startLine: lineNo, startByte: abs, endLine: lineNo };
-  }
-
-  /** An unreadable line; `first` (or the function giving it) is only used when it starts a run. */
-  #junkLine(lineNo: number, start: number, end: number, kind: 'invalid-json' | 'not-an-object', first: string | (() => string)): void {
-    if (this.#runEnd() !== lineNo - 1) this.#flushRuns();
-    let j = this.#junk;
-    if (j !== null) {
-      // Blank lines between two unreadable lines belong to the run.
-      if (this.#blanks !== null) {
-        j.blanks += this.#blanks.endLine - this.#blanks.startLine + 1;
-        this.#blanks = null;
-      }
-    } else {
-      this.#flushRuns(); // blank lines before the first unreadable line stay a finding of their own
-      j = this.#junk = { startLine: lineNo, startByte: start, endLine: lineNo, endByte: end, invalid: 0, notObjects: 0, blanks: 0, first: typeof first === 'string' ? first : first() };
-    }
-    j.endLine = lineNo;
-    j.endByte = end;
-    if (kind === 'invalid-json') j.invalid++;
-    else j.notObjects++;
-  }
-
-  /** Turns the pending runs into diagnostics (and the junk run into one unparsed range). */
-  #flushRuns(): void {
-    const r = this.result;
-    const j = this.#junk;
-    if (j !== null) {
-      this.#junk = null;
-      const count = j.invalid + j.notObjects;
-      const kind: DiagnosticKind = j.invalid > 0 ? 'invalid-json' : 'not-an-object';
-      let message: string;
-      if (count === 1) message = `line ${j.first}; skipped, kept verbatim`;
-      else {
-        const what = j.notObjects === 0 ? 'could not be parsed as JSON' : j.invalid === 0 ? 'are valid JSON but not objects' : `could not be read as records (${j.invalid} not valid JSON, ${j.notObjects} valid JSON but not objects)`;
-        const blanks = j.blanks > 0 ? `, with ${j.blanks} blank line${j.blanks > 1 ? 's' : ''} among them` : '';
-        message = `${count} lines ${what} (lines ${j.startLine}–${j.endLine}${blanks}; the first ${j.first}); skipped, kept verbatim`;
-      }
-      const range = j.endLine > j.startLine ? { lastLine: j.endLine } : {};
-      r.diagnostics.push({ line: j.startLine, ...range, ...(count > 1 ? { count } : {}), kind, message });
-      r.unparsed.push({ line: j.startLine, ...range, start: j.startByte, end: j.endByte });
-    }
-    const b = this.#blanks;
-    if (b !== null) {
-      this.#blanks = null;
-      const count = b.endLine - b.startLine + 1;
-      r.diagnostics.push(
-        count === 1
-          ? { line: b.startLine, kind: 'blank', message: 'blank line (skipped)' }
-          : { line: b.startLine, lastLine: b.endLine, count, kind: 'blank', message: `${count} blank lines (lines ${b.startLine}–${b.endLine}; skipped)` },
-      );
-    }
   }
 
   // ---- records spread over several lines (Part B §17) ----------------------------------------
@@ -374,7 +299,7 @@ export class LineParser {
     const value = rest === textEnd ? parseObjectAt(o.buf, 0, textEnd) : null;
     if (value === null) return this.#abandonOpen();
     this.#open = null;
-    this.#flushRuns();
+    this.#runs.flush();
     const start = o.absStarts[0]!;
     const end = abs + (ce - s);
     if (textEnd > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) return this.#tooDeep(o.firstLine, lineNo, start, end);
@@ -427,9 +352,15 @@ function mayStartJson(buf: Buffer, s: number, e: number): boolean {
   if (i === e) return false;
   const c = buf[i]!;
   if (c === OPEN_BRACE || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39)) return true;
-  const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : null;
-  return word !== null && buf.toString('latin1', i, Math.min(e, i + word.length)) === word;
+  const word = c === 0x74 ? TRUE : c === 0x66 ? FALSE : c === 0x6e ? NULL : null;
+  if (word === null || e - i < word.length) return false;
+  for (let k = 1; k < word.length; k++) if (buf[i + k] !== word[k]) return false;
+  return true;
 }
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 
 function parseErrorOf(text: string): string {
   try {
