@@ -55,6 +55,8 @@ export class ParseResult implements JsonlParseResult {
 /** A line starting an object that it does not close: maybe the first line of a pretty-printed record. */
 interface OpenRecord {
   firstLine: number;
+  /** Why the first line did not parse on its own (it is unreadable if the join is abandoned). */
+  firstError: string;
   /** The file's bytes from the first line's start, as read so far (line ends included). */
   buf: Buffer;
   len: number;
@@ -198,9 +200,10 @@ export class LineParser {
   #unparsable(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean, err: Error): void {
     const parts = splitLine(buf, s, ce);
     if (parts) return this.#split(parts, abs - s, lineNo);
-    if (mayJoin && terminated && buf[s] === OPEN_BRACE && this.#startOpen(buf, s, ce, e, abs, lineNo)) return;
+    const why = `could not be parsed as JSON (${err.message.slice(0, 120)})`;
+    if (mayJoin && terminated && buf[s] === OPEN_BRACE && this.#startOpen(buf, s, ce, e, abs, lineNo, why)) return;
     if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
-    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', `could not be parsed as JSON (${err.message.slice(0, 120)})`);
+    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', why);
   }
 
   #tornTail(lineNo: number, start: number, end: number): void {
@@ -269,10 +272,10 @@ export class LineParser {
    * is thus scanned at most twice — once joined, once alone — and the lines of an abandoned join
    * cannot start a join themselves (none starts with `{` in column 0 but the first).
    */
-  #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number): boolean {
+  #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, firstError: string): boolean {
     const state: ScanState = { depth: 0, inString: false };
     if (scanStructure(buf, s, ce, state) !== -1 || state.inString || state.depth <= 0) return false;
-    const o: OpenRecord = { firstLine: lineNo, buf: Buffer.allocUnsafe(Math.max(4096, 2 * (e - s + 1))), len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
+    const o: OpenRecord = { firstLine: lineNo, firstError, buf: Buffer.allocUnsafe(Math.max(256, 2 * (e - s + 1))), len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
     this.#open = o;
     appendLine(o, buf, s, e, abs, true);
     return true;
@@ -316,8 +319,13 @@ export class LineParser {
   #abandonOpen(): void {
     const o = this.#open!;
     this.#open = null;
+    // The first line is known: it did not parse, nor split, and it was terminated (a join starts
+    // only on such a line). Reading it again would only pay for the same exception twice.
+    let firstEnd = o.ends[0]!;
+    if (firstEnd > 0 && o.buf[firstEnd - 1] === CR) firstEnd--;
+    this.#runs.junk(o.firstLine, o.absStarts[0]!, o.absStarts[0]! + firstEnd, 'invalid-json', o.firstError);
     const n = o.starts.length;
-    for (let k = 0; k < n; k++) {
+    for (let k = 1; k < n; k++) {
       const terminated = k < n - 1 || !o.lastUnterminated;
       this.#one(o.buf, o.starts[k]!, o.ends[k]!, o.absStarts[k]!, o.firstLine + k, terminated, false);
     }
