@@ -73,6 +73,12 @@ interface OpenRecord {
 export class LineParser {
   readonly result = new ParseResult();
   readonly #runs = new LineRuns(this.result);
+  /**
+   * The buffer an open record is gathered in, kept for the next one (one record is open at a
+   * time): a flood of `{` lines would otherwise allocate a buffer per line, and RSS grew by
+   * hundreds of MB of such garbage before the GC ran.
+   */
+  #openBuf: Buffer = Buffer.allocUnsafeSlow(4096);
   #open: OpenRecord | null = null;
   #resume: ReadFrom | null = null;
 
@@ -275,7 +281,7 @@ export class LineParser {
   #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, firstError: string): boolean {
     const state: ScanState = { depth: 0, inString: false };
     if (scanStructure(buf, s, ce, state) !== -1 || state.inString || state.depth <= 0) return false;
-    const o: OpenRecord = { firstLine: lineNo, firstError, buf: Buffer.allocUnsafe(Math.max(256, 2 * (e - s + 1))), len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
+    const o: OpenRecord = { firstLine: lineNo, firstError, buf: this.#openBuf, len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
     this.#open = o;
     appendLine(o, buf, s, e, abs, true);
     return true;
@@ -302,6 +308,7 @@ export class LineParser {
     const value = rest === textEnd ? parseObjectAt(o.buf, 0, textEnd) : null;
     if (value === null) return this.#abandonOpen();
     this.#open = null;
+    this.#keepBuffer(o.buf);
     this.#runs.flush();
     const start = o.absStarts[0]!;
     const end = abs + (ce - s);
@@ -319,6 +326,7 @@ export class LineParser {
   #abandonOpen(): void {
     const o = this.#open!;
     this.#open = null;
+    this.#keepBuffer(o.buf); // (read below, before any other record can open)
     // The first line is known: it did not parse, nor split, and it was terminated (a join starts
     // only on such a line). Reading it again would only pay for the same exception twice.
     let firstEnd = o.ends[0]!;
@@ -329,6 +337,11 @@ export class LineParser {
       const terminated = k < n - 1 || !o.lastUnterminated;
       this.#one(o.buf, o.starts[k]!, o.ends[k]!, o.absStarts[k]!, o.firstLine + k, terminated, false);
     }
+  }
+
+  /** Keeps a grown open-record buffer for the next record, unless it grew past 1 MB (then the next one starts small). */
+  #keepBuffer(buf: Buffer): void {
+    this.#openBuf = buf.length <= 1 << 20 ? buf : Buffer.allocUnsafeSlow(4096);
   }
 }
 
