@@ -7,6 +7,9 @@ export type DiagnosticKind =
   | 'invalid-json' // a line that could not be parsed, nor split into records (skipped, kept verbatim on rewrite)
   | 'glued-records' // `{…}{…}` on one line, split and recovered
   | 'torn-tail' // the last line is an unterminated fragment (an interrupted write)
+  | 'torn-record' // a record cut short beside complete records on its line (`{…}{"type":"mess…`, `{"ty…{…}`): the complete ones are read, the fragment kept verbatim
+  | 'multi-line-record' // one record spread over several lines (pretty-printed JSON, Part B §17): read as one record
+  | 'too-deep' // a record nested deeper than MAX_RECORD_DEPTH (formats/xcsh/depth.ts): not read, kept verbatim
   | 'not-an-object' // valid JSON that is not an object (array, string, number…)
   | 'bom' // a UTF-8 byte-order mark before the first record
   | 'title-line' // the oh-my-pi fixed-width `{"type":"title"}` first line (skipped; header read from line 2)
@@ -46,8 +49,15 @@ export type DiagnosticKind =
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
 export interface Diagnostic {
-  /** 1-based physical line number in the file; 0 when not tied to a line. */
+  /** 1-based physical line number in the file (the first, for a finding over several lines); 0 when not tied to a line. */
   line: number;
+  /**
+   * The last line of a finding over several lines: a multi-line record, or a run of consecutive
+   * blank or unreadable lines reported once ("1,000,000 blank lines" is one finding).
+   */
+  lastLine?: number;
+  /** How many lines a run of blank or unreadable lines holds (absent: one). */
+  count?: number;
   kind: DiagnosticKind;
   /** A human-readable sentence naming what is wrong and what was done about it. */
   message: string;
@@ -60,6 +70,9 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'invalid-json': 'error',
   'glued-records': 'warning',
   'torn-tail': 'warning',
+  'torn-record': 'warning',
+  'multi-line-record': 'warning',
+  'too-deep': 'error',
   'not-an-object': 'error',
   bom: 'info',
   'title-line': 'info',
@@ -95,7 +108,15 @@ export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {
   return SEVERITY[kind];
 }
 
-/** `file:line: message` — the form every user-facing error uses. */
+/**
+ * `file:line: message` — the form every user-facing error uses (editors jump to `file:line`). A
+ * finding over several lines names its first line there; its message names the range.
+ */
 export function formatDiagnostic(file: string, d: Diagnostic): string {
   return `${file}:${d.line > 0 ? d.line : 1}: ${d.kind}: ${d.message}`;
+}
+
+/** The lines a diagnostic covers, as text: `"12"`, or `"12–40"` for a finding over several lines. */
+export function diagnosticLines(d: Diagnostic): string {
+  return d.lastLine !== undefined && d.lastLine > d.line ? `${d.line}–${d.lastLine}` : String(d.line);
 }

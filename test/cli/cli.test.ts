@@ -424,6 +424,40 @@ test('human-readable output shows control characters escaped (tree, ls, doctor, 
   assert.match(extra.stderr, /^session-loom: unexpected argument "a\\nb\\x1b\[2J"\nusage: session-loom ls/);
 });
 
+test('a record nested 5,000 levels costs that record only: context, entries and tree work, doctor names it (was a stack overflow for the whole session)', () => {
+  const dir = join(work, String(n++));
+  mkdirSync(dir);
+  const p = join(dir, 'deep.jsonl');
+  const m = (id: string, parentId: string | null, extra = '') => `{"type":"message","id":"${id}","parentId":${parentId === null ? 'null' : `"${parentId}"`},"timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"${id}"${extra}}}`;
+  const deep = m('dddddddd', 'aaaaaaaa', `,"d":${'['.repeat(5000)}${']'.repeat(5000)}`);
+  writeFileSync(p, ['{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}', m('aaaaaaaa', null), deep, m('cccccccc', 'dddddddd'), ''].join('\n'));
+  age(p);
+  const entries = cli('entries', p);
+  assert.equal(entries.code, 0, entries.stderr);
+  assert.deepEqual(entries.json().entries.map((e: { id: string }) => e.id), ['aaaaaaaa', 'cccccccc']);
+  const context = cli('context', p);
+  assert.equal(context.code, 0, context.stderr);
+  assert.ok(context.stderr.includes(`${p}:3: too-deep: record nested deeper than 1000 levels`), context.stderr);
+  assert.equal(cli('tree', p).code, 0);
+  const doctor = cli('doctor', p, '--json').json();
+  assert.deepEqual(doctor.diagnostics.map((d: { line: number; kind: string }) => [d.line, d.kind]), [[3, 'too-deep'], [4, 'missing-parent']]);
+  // the bytes stay: a migration-free rewrite (title) keeps the deep line verbatim
+  assert.equal(cli('title', p, 't').code, 0);
+  assert.equal(lines(p)[2], deep);
+});
+
+test('doctor: a million blank lines are one finding line, with its range', () => {
+  const dir = join(work, String(n++));
+  mkdirSync(dir);
+  const p = join(dir, 'blank.jsonl');
+  writeFileSync(p, '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}\n' + '\n'.repeat(1_000_000) + 'junk\n'.repeat(3));
+  const r = cli('doctor', p);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `${p}:2: blank: 1000000 blank lines (lines 2–1000001; skipped) (info)\n${p}:1000002: invalid-json: 3 lines could not be parsed as JSON (lines 1000002–1000004; the first could not be parsed as JSON (Unexpected token 'j', "junk" is not valid JSON)); skipped, kept verbatim (error)\n${p}: 1 finding\n`);
+  const j = cli('doctor', p, '--json').json();
+  assert.deepEqual(j.diagnostics.map((d: { line: number; lastLine: number; count: number }) => [d.line, d.lastLine, d.count]), [[2, 1_000_001, 1_000_000], [1_000_002, 1_000_004, 3]]);
+});
+
 test('migrate --dry-run writes nothing', () => {
   const p = copy('upstream/pi-large-session.v1.head25.jsonl');
   const before = readFileSync(p);

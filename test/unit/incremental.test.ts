@@ -11,6 +11,7 @@ import { openSessionDocument, refreshSessionDocument, type SessionDocument } fro
 import { loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
+import { deepRecord, gluedTornLine, junkLines, prettyRecord, tornThenCompleteLine } from '../helpers/damage';
 import { fixtureFiles } from '../helpers/fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-incr-'));
@@ -83,6 +84,9 @@ async function replay(bytes: Buffer, cuts: number[], what: string): Promise<stri
 
 // ---- random sessions -------------------------------------------------------------------------
 
+/** The damage shapes of issue 15 (their records are roots or orphans of the tree: no matter). */
+const damageArb = fc.oneof(gluedTornLine, tornThenCompleteLine, prettyRecord, deepRecord, junkLines);
+
 const TEXT = fc.constantFrom('hi', 'é', '😀 ok', 'a}{b', 'x\\ny', '');
 const lineArb = (i: number) =>
   fc.oneof(
@@ -100,6 +104,9 @@ const lineArb = (i: number) =>
     }).map((r) => JSON.stringify({ type: r.type, id: r.id, parentId: r.parentId, timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, ...(r.type === 'message' ? { message: { role: r.role, content: [{ type: 'text', text: r.text }], provider: 'p', model: 'm', usage: { input: 1, output: 2 } } } : {}), ...(r.type === 'compaction' ? { summary: r.text, firstKeptEntryId: `e${Math.max(0, i - 2)}`, tokensBefore: 5 } : {}) })) },
     { weight: 2, arbitrary: fc.record({ target: fc.nat(i + 1), label: fc.option(TEXT, { nil: undefined }) }).map((r) => JSON.stringify({ type: 'label', id: `e${i}`, parentId: i === 0 ? null : `e${i - 1}`, targetId: `e${r.target}`, label: r.label })) },
     { weight: 1, arbitrary: fc.constantFrom('', '   ', 'not json', '[1,2]', '{"noType":1}', `{"type":"custom","id":"g${i}a"}{"type":"custom","id":"g${i}b","parentId":"e${i}"}`, '{"torn":"mid') },
+    // Issue 15's shapes: several lines each (pretty-printed records, junk runs), glued+torn, torn+complete, deeply nested.
+    { weight: 2, arbitrary: damageArb.map((s) => s.lines) },
+    { weight: 1, arbitrary: fc.constant(JSON.stringify({ type: 'custom', id: `p${i}`, parentId: `e${i - 1}`, data: { n: i } }, null, 2).split('\n')) },
   );
 
 const sessionArb = fc
@@ -113,11 +120,11 @@ const sessionArb = fc
   })
   .chain((s) => fc.tuple(fc.constant(s), fc.tuple(...Array.from({ length: s.n }, (_, i) => lineArb(i)))));
 
-function sessionBytes([s, lines]: [{ title: boolean; bom: boolean; version: number; crlf: boolean; finalNewline: boolean }, string[]]): Buffer {
+function sessionBytes([s, lines]: [{ title: boolean; bom: boolean; version: number; crlf: boolean; finalNewline: boolean }, (string | string[])[]]): Buffer {
   const out: string[] = [];
   if (s.title) out.push(JSON.stringify({ type: 'title', title: 't' }).padEnd(256, ' '));
   out.push(JSON.stringify({ type: 'session', version: s.version, id: 'sess', timestamp: '2026-01-01T00:00:00Z', cwd: '/w' }));
-  out.push(...lines);
+  out.push(...lines.flat());
   const eol = s.crlf ? '\r\n' : '\n';
   const text = (s.bom ? '\ufeff' : '') + out.join(eol) + (s.finalNewline ? eol : '');
   return Buffer.from(text, 'utf8');
@@ -413,4 +420,44 @@ test('TreeIndex.append: random trees, random cuts, repeated appends equal a full
     ),
     { numRuns: 400 },
   );
+});
+
+// ---- issue 15: what more bytes can still change is read again ------------------------------------
+
+test('a run of unreadable or blank lines at the end is read again with what is appended: it stays one finding, on the tail path', async () => {
+  for (const [first, more, kind] of [['junk\n', 'junk\n[1]\n\njunk\n', 'invalid-json'], ['\n\n', '\n   \n', 'blank']] as const) {
+    const { file, doc } = await start(H3 + msg('a', null) + first);
+    appendFileSync(file, more);
+    assert.deepEqual(await refreshSessionDocument(doc), { kind: 'appended', added: 0 });
+    assert.deepEqual(doc.diagnostics.map((d) => [d.line, d.kind]), [[3, kind]]);
+    appendFileSync(file, msg('b', 'a') + first);
+    assert.deepEqual(await refreshSessionDocument(doc), { kind: 'appended', added: 1 });
+    await assertEqualsFull(doc, file, kind);
+    assert.equal(doc.diagnostics.length, 2);
+  }
+});
+
+test('a pretty-printed record written line by line: every refresh equals a full load, on the tail path, and it ends as one entry', async () => {
+  const pretty = JSON.stringify({ type: 'custom', id: 'p', parentId: 'a', data: { list: [1, { x: 'y' }], s: '}{' } }, null, 2).split('\n');
+  const { file, doc } = await start(H3 + msg('a', null));
+  for (const l of pretty) {
+    appendFileSync(file, l + '\n');
+    const r = await refreshSessionDocument(doc);
+    assert.equal(r.kind, 'appended', l);
+    await assertEqualsFull(doc, file, `after ${JSON.stringify(l)}`);
+  }
+  assert.deepEqual(doc.loaded.entries.map((e) => e.id), ['a', 'p']);
+  assert.deepEqual(doc.diagnostics.map((d) => [d.line, d.lastLine, d.kind]), [[3, 2 + pretty.length, 'multi-line-record']]);
+  appendFileSync(file, msg('b', 'p'));
+  assert.deepEqual(await refreshSessionDocument(doc), { kind: 'appended', added: 1 });
+  await assertEqualsFull(doc, file, 'after the record');
+});
+
+test('a torn last line, then the resumed writer appends a whole record to it: the record is read on the tail path', async () => {
+  const { file, doc } = await start(H3 + msg('a', null) + '{"type":"message","id":"b","mess');
+  assert.deepEqual(doc.diagnostics.map((d) => d.kind), ['torn-tail']);
+  appendFileSync(file, msg('c', 'a'));
+  assert.deepEqual(await refreshSessionDocument(doc), { kind: 'appended', added: 1 });
+  assert.deepEqual(doc.diagnostics.map((d) => d.kind), ['glued-records', 'torn-record']);
+  await assertEqualsFull(doc, file, 'torn then complete');
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJsonlLenient, readJsonlFile, readJsonlPrefix, splitGlued } from '../../src/core/formats/xcsh/jsonl';
+import { parseJsonlLenient, readJsonlFile, readJsonlPrefix } from '../../src/core/formats/xcsh/jsonl';
+import { splitLine } from '../../src/core/formats/xcsh/jsonlSplit';
 
 const kinds = (r: { diagnostics: { line: number; kind: string }[] }) => r.diagnostics.map((d) => [d.line, d.kind]);
 const tmp = () => mkdtempSync(join(tmpdir(), 'loom-jsonl-'));
@@ -19,10 +20,12 @@ test('parses one object per line with 1-based lines and byte offsets', () => {
   assert.equal(r.endsWithNewline, true);
 });
 
-test('blank lines are skipped with a diagnostic', () => {
-  const r = parseJsonlLenient('{"a":1}\n\n   \n{"b":2}\n');
-  assert.equal(r.records.length, 2);
-  assert.deepEqual(kinds(r), [[2, 'blank'], [3, 'blank']]);
+test('blank lines are skipped with a diagnostic; consecutive ones are one finding with a count and a line range', () => {
+  const r = parseJsonlLenient('{"a":1}\n\n   \n{"b":2}\n\n{"c":3}\n');
+  assert.equal(r.records.length, 3);
+  assert.deepEqual(kinds(r), [[2, 'blank'], [5, 'blank']]);
+  assert.deepEqual(r.diagnostics[0], { line: 2, lastLine: 3, count: 2, kind: 'blank', message: '2 blank lines (lines 2–3; skipped)' });
+  assert.deepEqual(r.diagnostics[1], { line: 5, kind: 'blank', message: 'blank line (skipped)' });
   assert.equal(r.records[1]!.line, 4);
 });
 
@@ -55,10 +58,18 @@ test('an unparseable line in the middle is invalid-json and kept as an unparsed 
   assert.equal(Buffer.from(text).toString('utf8', r.unparsed[0]!.start, r.unparsed[0]!.end), '{"bad":"\\q"}');
 });
 
-test('valid JSON that is not an object is not-an-object', () => {
-  const r = parseJsonlLenient('[1,2]\n"s"\n3\nnull\n{"a":1}\n');
+test('valid JSON that is not an object is not-an-object; consecutive such lines are one finding and one kept range', () => {
+  const text = '[1,2]\n"s"\n3\nnull\n{"a":1}\n7\n';
+  const r = parseJsonlLenient(text);
   assert.equal(r.records.length, 1);
-  assert.deepEqual(kinds(r), [[1, 'not-an-object'], [2, 'not-an-object'], [3, 'not-an-object'], [4, 'not-an-object']]);
+  assert.deepEqual(kinds(r), [[1, 'not-an-object'], [6, 'not-an-object']]);
+  assert.equal(r.diagnostics[0]!.count, 4);
+  assert.equal(r.diagnostics[0]!.lastLine, 4);
+  assert.match(r.diagnostics[0]!.message, /^4 lines are valid JSON but not objects \(lines 1–4; the first is valid JSON but not an object \(array\)\)/);
+  assert.equal(r.diagnostics[1]!.message, 'line is valid JSON but not an object (number); skipped, kept verbatim');
+  const buf = Buffer.from(text);
+  assert.deepEqual(r.unparsed.map((u) => buf.toString('utf8', u.start, u.end)), ['[1,2]\n"s"\n3\nnull', '7']);
+  assert.deepEqual(r.unparsed.map((u) => [u.line, u.lastLine]), [[1, 4], [6, undefined]]);
 });
 
 test('BOM before line 1 is skipped and reported', () => {
@@ -115,11 +126,12 @@ test('glued where one half is broken: the good half is recovered, the bad half k
   assert.equal(r.unparsed.length, 1);
 });
 
-test('splitGlued rejects non-glued garbage', () => {
-  assert.equal(splitGlued('{"a":1} trailing'), null);
-  assert.equal(splitGlued('{"a":1'), null);
-  assert.equal(splitGlued('{"a":1}'), null);
-  assert.equal(splitGlued('[1]{"a":1}'), null);
+test('splitLine rejects non-glued garbage', () => {
+  const split = (s: string) => splitLine(Buffer.from(s), 0, Buffer.byteLength(s));
+  assert.equal(split('{"a":1} trailing'), null);
+  assert.equal(split('{"a":1'), null);
+  assert.equal(split('{"a":1}'), null);
+  assert.equal(split('[1]{"a":1}'), null);
 });
 
 test('streaming reader matches the in-memory reader, with lines spanning chunks', async () => {

@@ -341,3 +341,20 @@ test('rewriteEntries refuses when the opened file had unreadable lines (they wou
   assert.ok(readFileSync(p).length > before.length);
   assert.ok(readFileSync(p).subarray(0, before.length).equals(before));
 });
+
+test('rewriteEntries names a run of unreadable lines by its range, and refuses over a record nested too deep or a torn fragment (issue 15)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-mgr-runs-'));
+  const cases: [string, RegExp][] = [
+    ['junk\n[1]\n\njunk\n', /lines 3–6 could not be read/],
+    [`{"type":"custom","id":"d","parentId":"a","data":${'['.repeat(2000)}${']'.repeat(2000)}}\n`, /line 3 could not be read/],
+    ['{"type":"custom","id":"b","parentId":"a"}{"type":"custom","id":"0\n', /line 3 could not be read/],
+  ];
+  for (const [k, [tail, message]] of cases.entries()) {
+    const p = join(dir, `s${k}.jsonl`);
+    writeFileSync(p, '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}\n{"type":"custom","id":"a","parentId":null}\n' + tail);
+    const before = readFileSync(p);
+    const m = await SessionManager.open(p);
+    await assert.rejects(m.rewriteEntries(m.getEntries()), (e: unknown) => e instanceof SessionFileError && message.test(e.message), tail.slice(0, 40));
+    assert.deepEqual(readFileSync(p), before);
+  }
+});

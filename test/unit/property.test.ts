@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseJsonlLenient } from '../../src/core/formats/xcsh/jsonl';
-import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
+import { parseJsonlLenient, type JsonlParseResult } from '../../src/core/formats/xcsh/jsonl';
 import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { deepLine, junkLines, sessionOf, shapeArb } from '../helpers/damage';
+import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import { migrateSession } from '../../src/core/formats/xcsh/migrate';
 import { MAX_PERSIST_CHARS, truncateForPersist } from '../../src/core/formats/xcsh/persist';
 import { rewriteSessionFile, writeNewSessionFile } from '../../src/core/store/rewrite';
@@ -75,7 +76,32 @@ const nastyBytes = fc
   .array(fc.oneof(fc.constantFrom('{', '}', '\n', '\r', '"', '\\', '\ufeff', '[', ']', ':', ',', '{"type":"session","id":"x"}', '{"a":1}', '😀', 'é', ' '), fc.string()), { maxLength: 60 })
   .map((parts) => parts.join(''));
 
-test('the parser and loader never throw on arbitrary input', () => {
+/**
+ * No byte lost (issue 15): every byte is in exactly one record (or the title line), or in exactly
+ * one unparsed range, or is whitespace or the BOM — so a rewrite that copies what lies between
+ * records keeps it, and a diagnostic names it.
+ */
+function assertEveryByteAccounted(buf: Buffer, r: JsonlParseResult): void {
+  const owner = new Uint8Array(buf.length);
+  const claim = (start: number, end: number, what: string): void => {
+    assert.ok(start >= 0 && start <= end && end <= buf.length, `${what} [${start}, ${end}) out of bounds`);
+    for (let i = start; i < end; i++) {
+      assert.equal(owner[i], 0, `byte ${i} claimed twice (${what})`);
+      owner[i] = 1;
+    }
+  };
+  for (const rec of r.records) claim(rec.start, rec.end, `record line ${rec.line}`);
+  if (r.title) claim(r.title.start, r.title.end, 'title');
+  for (const u of r.unparsed) claim(u.start, u.end, `unparsed line ${u.line}`);
+  for (let i = 0; i < buf.length; i++) {
+    if (owner[i] || (r.bom && i < 3)) continue;
+    const c = buf[i];
+    assert.ok(c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a, `byte ${i} (${c}) is in no record and no unparsed range`);
+  }
+  for (let k = 1; k < r.unparsed.length; k++) assert.ok(r.unparsed[k - 1]!.start < r.unparsed[k]!.start, 'unparsed ranges are in file order');
+}
+
+test('the parser and loader never throw on arbitrary input, and lose no byte of it', () => {
   fc.assert(
     fc.property(fc.oneof(nastyBytes, fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b))), (input) => {
       const r = parseJsonlLenient(input);
@@ -84,9 +110,64 @@ test('the parser and loader never throw on arbitrary input', () => {
         assert.ok(rec.start >= 0 && rec.end <= buf.length && rec.start <= rec.end);
         assert.deepEqual(JSON.parse(buf.toString('utf8', rec.start, rec.end)), rec.value);
       }
+      assertEveryByteAccounted(buf, r);
       loadSessionFromText(input);
     }),
     { numRuns: 1000 },
+  );
+});
+
+const READER_RUN_KINDS = new Set(['blank', 'invalid-json', 'not-an-object']);
+
+test('damaged shapes (glued+torn, torn+complete, pretty-printed, deeply nested, junk-heavy): every complete record is read with its exact bytes and line, nothing else is, no byte is lost, and runs of bad lines are one finding each', () => {
+  fc.assert(
+    fc.property(fc.array(shapeArb, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), (shapes, eol, finalEol) => {
+      const laid = sessionOf([], shapes, eol, finalEol);
+      const r = parseJsonlLenient(laid.bytes);
+      assert.deepEqual(r.records.map((x) => ({ value: x.value, line: x.line, start: x.start, end: x.end })), laid.records, shapes.map((s) => s.kind).join(', '));
+      assertEveryByteAccounted(laid.bytes, r);
+      // Bounded findings: a shape gives at most three (a glued line: glued-records, torn-record,
+      // too-deep; junk: blank lines before, the unreadable run, blank lines after), however many lines.
+      assert.ok(r.diagnostics.length <= 3 * shapes.length, `${r.diagnostics.length} diagnostics for ${shapes.length} shapes`);
+      // Runs are maximal: no finding of a run kind follows one of the same kind on the very next line.
+      const gluedLines = new Set(r.diagnostics.filter((d) => d.kind === 'glued-records').map((d) => d.line));
+      const runs = r.diagnostics.filter((d) => READER_RUN_KINDS.has(d.kind) && !gluedLines.has(d.line));
+      for (let k = 1; k < runs.length; k++) {
+        const a = runs[k - 1]!;
+        const b = runs[k]!;
+        const sameRun = (a.kind === 'blank') === (b.kind === 'blank');
+        assert.ok(!(sameRun && (a.lastLine ?? a.line) + 1 === b.line), `runs at lines ${a.line} and ${b.line} should be one`);
+      }
+      for (const d of r.diagnostics) if (d.count !== undefined) assert.ok(d.lastLine !== undefined && d.lastLine > d.line && d.count >= 2);
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('a session with damaged shapes loads, and its entries and context serialise (no record deeper than the limit gets through)', () => {
+  const header = JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: '/w' });
+  fc.assert(
+    fc.property(fc.array(shapeArb, { maxLength: 10 }), (shapes) => {
+      const laid = sessionOf([header], [...shapes, deepLine(5000, false), deepLine(5000, true)], '\n', true);
+      const doc = sessionDocumentFromText(laid.bytes);
+      assert.equal(doc.loaded.entries.length + doc.loaded.diagnostics.filter((d) => d.kind === 'invalid-entry').length, laid.records.length);
+      JSON.stringify(doc.loaded.entries);
+      JSON.stringify(doc.context());
+      assert.equal(doc.loaded.diagnostics.filter((d) => d.kind === 'too-deep').length, 2 + shapes.filter((s) => /^deep (100[1-9]|[2-9]\d{3})$/.test(s.kind)).length);
+    }),
+    { numRuns: Number(process.env.PROP_RUNS ?? 100) },
+  );
+});
+
+test('junk-heavy input: the findings do not grow with the number of junk lines', () => {
+  fc.assert(
+    fc.property(junkLines, fc.integer({ min: 1, max: 50 }), (shape, times) => {
+      const lines = Array.from({ length: times }, () => shape.lines).flat();
+      const r = parseJsonlLenient(lines.join('\n') + '\n');
+      assert.ok(r.diagnostics.length <= 3, `${r.diagnostics.length} diagnostics for ${lines.length} lines`);
+      assert.ok(r.unparsed.length <= 1);
+    }),
+    { numRuns: 200 },
   );
 });
 

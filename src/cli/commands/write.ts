@@ -51,7 +51,8 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     rolesRewritten: m.rolesRewritten,
     entriesChanged: m.changedIndices.length,
     unresolvedCompactions: m.unresolvedCompactions.map((u) => ({ line: loaded.entryLines[u.entryIndex] ?? 0, firstKeptEntryIndex: u.firstKeptEntryIndex, reason: u.reason })),
-    unparsedLinesKept: loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object' || d.kind === 'torn-tail').map((d) => d.line),
+    // (the first line of each: a run of unreadable lines is one diagnostic, with `lastLine`)
+    unparsedLinesKept: loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object' || d.kind === 'torn-tail' || d.kind === 'torn-record' || d.kind === 'too-deep').map((d) => d.line),
   };
   const needed = loaded.originalVersion < CURRENT_SESSION_VERSION || m.changedIndices.length > 0;
   if (!needed) {

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { diagnosticLines } from '../../core/diagnostics';
 import { decodeCwd } from '../../core/formats/xcsh/cwd';
 import { idFromFileName } from '../../core/discovery/discovery';
 import { generateEntryId } from '../../core/formats/xcsh/ids';
@@ -143,7 +144,8 @@ function migrationLine(file: string, loaded: LoadedSession): string {
   if (r.compactionsMigrated) parts.push(vscode.l10n.t('{0} compactions relinked', r.compactionsMigrated));
   if (r.rolesRewritten) parts.push(vscode.l10n.t('{0} hookMessage roles → custom', r.rolesRewritten));
   if (r.unresolvedCompactions.length) parts.push(vscode.l10n.t('{0} compactions left unresolved', r.unresolvedCompactions.length));
-  const unreadable = loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object').length;
+  // A run of unreadable lines is one diagnostic with a count (issue 15).
+  const unreadable = loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object' || d.kind === 'too-deep').reduce((n, d) => n + (d.count ?? 1), 0);
   if (unreadable) parts.push(vscode.l10n.t('{0} unreadable lines kept verbatim', unreadable));
   return vscode.l10n.t('• {0}: {1}', path.basename(file), parts.join(', '));
 }
@@ -268,10 +270,11 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
   }
   const { header, entries, notes } = await recoveredSession(file, loaded);
   const count = (kind: string) => loaded.diagnostics.filter((d) => d.kind === kind);
-  const dropped = [...count('invalid-json'), ...count('not-an-object'), ...count('invalid-entry')];
+  const dropped = [...count('invalid-json'), ...count('not-an-object'), ...count('too-deep'), ...count('invalid-entry')].sort((a, b) => a.line - b.line);
   if (dropped.length) {
-    const lines = dropped.map((d) => d.line).join(', ');
-    notes.push(dropped.length === 1 ? vscode.l10n.t('{0} unreadable line dropped (line {1})', dropped.length, lines) : vscode.l10n.t('{0} unreadable lines dropped (line {1})', dropped.length, lines));
+    const lines = dropped.map(diagnosticLines).join(', ');
+    const n = dropped.reduce((sum, d) => sum + (d.count ?? 1), 0);
+    notes.push(n === 1 ? vscode.l10n.t('{0} unreadable line dropped (line {1})', n, lines) : vscode.l10n.t('{0} unreadable lines dropped (line {1})', n, lines));
   }
   if (count('glued-records').length) notes.push(vscode.l10n.t('{0} glued records split', count('glued-records').length));
   if (count('torn-tail').length) notes.push(vscode.l10n.t('torn last line dropped'));

@@ -23,7 +23,7 @@ export interface SessionDoc {
 }
 
 /** Diagnostics a repair into a new file fixes (lines the reader had to split, drop or cut). */
-const REPAIRABLE = new Set(['invalid-json', 'glued-records', 'torn-tail', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
+const REPAIRABLE = new Set(['invalid-json', 'glued-records', 'torn-tail', 'torn-record', 'multi-line-record', 'too-deep', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
 
 export function isRepairable(doc: SessionDoc): boolean {
   return doc.loaded.diagnostics.some((d) => REPAIRABLE.has(d.kind));

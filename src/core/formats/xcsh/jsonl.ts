@@ -5,11 +5,11 @@
 // Byte offsets of every record are kept so a rewrite can copy untouched records verbatim instead
 // of keeping raw line strings in memory.
 //
-// Fast path = one `JSON.parse` per line. Everything else (glued-record recovery, diagnostics) runs
-// only on lines that fail to parse.
+// What each line becomes is lineParser.ts's business; this file streams the bytes to it.
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { readFileHead } from '../../store/fileHead';
+import { LineParser } from './lineParser';
 
 export interface JsonlRecord {
   value: Record<string, unknown>;
@@ -22,6 +22,8 @@ export interface JsonlRecord {
 
 export interface UnparsedRange {
   line: number;
+  /** The last line of a range over several lines (a run of unreadable lines, with the `\n`s between them). */
+  lastLine?: number;
   start: number;
   end: number;
 }
@@ -46,7 +48,10 @@ export interface JsonlParseResult {
   diagnostics: Diagnostic[];
   /** Physical line count (a final line without `\n` counts; the empty rest after a final `\n` does not). */
   lines: number;
-  /** Byte ranges of lines kept verbatim on rewrite: invalid JSON, non-objects, a torn tail. */
+  /**
+   * Byte ranges kept verbatim on rewrite, in file order: invalid JSON, non-objects (consecutive
+   * such lines are one range), a torn tail or fragment, a record nested too deep.
+   */
   unparsed: UnparsedRange[];
   /** The oh-my-pi fixed-width `{"type":"title"}` first line (Part B §6), not included in `records`. */
   title: JsonlRecord | null;
@@ -56,32 +61,15 @@ export interface JsonlParseResult {
   bytes: number;
   /** The input ends with `\n` (or is empty). Appending to a file that does not would glue records. */
   endsWithNewline: boolean;
-  /** Byte offset where the last physical line starts (0 when there is none): where a torn tail resumes. */
+  /** Byte offset where the last physical line starts (0 when there is none). */
   lastLineStart: number;
-}
-
-/** A JsonlParseResult whose `records` view is materialized only when asked for (a prototype getter). */
-class ParseResult implements JsonlParseResult {
-  columns: RecordColumns = { values: [], lines: [], starts: [], ends: [] };
-  diagnostics: Diagnostic[] = [];
-  lines = 0;
-  unparsed: UnparsedRange[] = [];
-  title: JsonlRecord | null = null;
-  bom = false;
-  bytes = 0;
-  endsWithNewline = true;
-  lastLineStart = 0;
-  #records: JsonlRecord[] | null = null;
-
-  get records(): JsonlRecord[] {
-    if (this.#records === null) {
-      const { values, lines, starts, ends } = this.columns;
-      const out = new Array<JsonlRecord>(values.length);
-      for (let i = 0; i < values.length; i++) out[i] = { value: values[i]!, line: lines[i]!, start: starts[i]!, end: ends[i]! };
-      this.#records = out;
-    }
-    return this.#records;
-  }
+  /**
+   * Where a read of this input grown by appending must start to give what a full read would
+   * (tail.ts): the end, or the start of the earliest part more bytes could still change — an
+   * unterminated last line, a multi-line record not closed yet, a run of blank or unreadable lines
+   * reaching the end (more such lines would join its one diagnostic).
+   */
+  resume: ReadFrom;
 }
 
 /** Where a tail read starts: a byte offset at a line start, and the number of lines before it. */
@@ -93,193 +81,37 @@ export interface ReadFrom {
 }
 
 const LF = 0x0a;
-const CR = 0x0d;
-
-/** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
-class LineParser {
-  readonly result = new ParseResult();
-
-  constructor(startLine = 0, from = 0) {
-    this.result.lines = startLine;
-    this.result.lastLineStart = from;
-  }
-
-  /**
-   * One physical line: bytes `buf[s, e)` (without the `\n`), starting at absolute offset `abs`.
-   * `terminated` is false only for a final line with no `\n`.
-   */
-  line(buf: Buffer, s: number, e: number, abs: number, terminated: boolean): void {
-    const r = this.result;
-    const lineNo = ++r.lines;
-    r.lastLineStart = abs;
-    if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
-      r.bom = true;
-      r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
-      s += 3;
-      abs += 3;
-    }
-    // CRLF: the record's text ends before the `\r` (JSON.parse would accept it, but offsets must not).
-    let ce = e;
-    if (ce > s && buf[ce - 1] === CR) ce--;
-    const text = buf.toString('utf8', s, ce);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.recover(text, ce - s, abs, lineNo, terminated);
-      return;
-    }
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      this.record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
-    } else {
-      r.unparsed.push({ line: lineNo, start: abs, end: abs + (ce - s) });
-      r.diagnostics.push({ line: lineNo, kind: 'not-an-object', message: `line is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}); skipped, kept verbatim` });
-    }
-  }
-
-  private record(value: Record<string, unknown>, line: number, start: number, end: number): void {
-    const r = this.result;
-    // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
-    const c = r.columns;
-    if (line === 1 && c.values.length === 0 && value.type === 'title') {
-      r.title = { value, line, start, end };
-      r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
-      return;
-    }
-    c.values.push(value);
-    c.lines.push(line);
-    c.starts.push(start);
-    c.ends.push(end);
-  }
-
-  private recover(text: string, byteLen: number, abs: number, lineNo: number, terminated: boolean): void {
-    const r = this.result;
-    if (isBlank(text)) {
-      r.diagnostics.push({ line: lineNo, kind: 'blank', message: 'blank line (skipped)' });
-      return;
-    }
-    const parts = splitGlued(text);
-    if (parts) {
-      // Offsets of each part: convert UTF-16 positions back to byte positions.
-      let parsed = 0;
-      for (const p of parts) {
-        const ps = abs + Buffer.byteLength(text.slice(0, p.from), 'utf8');
-        const pe = ps + Buffer.byteLength(text.slice(p.from, p.to), 'utf8');
-        if (p.value) {
-          parsed++;
-          this.record(p.value, lineNo, ps, pe);
-        } else {
-          r.unparsed.push({ line: lineNo, start: ps, end: pe });
-        }
-      }
-      r.diagnostics.push({
-        line: lineNo,
-        kind: 'glued-records',
-        message: `${parts.length} records glued on one line (no newline between them); split, ${parsed} recovered`,
-      });
-      if (parsed < parts.length) {
-        r.diagnostics.push({ line: lineNo, kind: 'invalid-json', message: `${parts.length - parsed} of the glued records could not be parsed; kept verbatim` });
-      }
-      return;
-    }
-    r.unparsed.push({ line: lineNo, start: abs, end: abs + byteLen });
-    if (!terminated) {
-      r.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${byteLen} bytes (an interrupted write); skipped, kept verbatim` });
-    } else {
-      r.diagnostics.push({ line: lineNo, kind: 'invalid-json', message: `line could not be parsed as JSON (${parseErrorOf(text)}); skipped, kept verbatim` });
-    }
-  }
-}
-
-function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
-  }
-  return true;
-}
-
-function parseErrorOf(text: string): string {
-  try {
-    JSON.parse(text);
-    return 'unknown error';
-  } catch (e) {
-    return (e as Error).message.slice(0, 120);
-  }
-}
-
-interface GluedPart {
-  from: number;
-  to: number;
-  value: Record<string, unknown> | null;
-}
 
 /**
- * Part C §4: split `{…}{…}` at record boundaries. A structural scan (string/escape aware, tracking
- * brace depth) finds where each top-level object closes, so a `}{` inside a string never splits.
- * Returns null unless the line is two or more top-level objects back to back (whitespace allowed
- * between them) and at least one of them parses.
+ * NO_STACK_TRACES: while lines are parsed, `Error.stackTraceLimit` is 0. A line JSON.parse
+ * rejects costs an exception, and most of its cost is the stack trace nobody reads (only the
+ * message is kept): ~4× cheaper without it, which is what a file of a million bad lines that look
+ * like JSON costs. Set per read chunk, restored right after: no cost per line, no effect outside.
  */
-export function splitGlued(text: string): GluedPart[] | null {
-  const bounds: [number, number][] = [];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    // skip whitespace between records
-    while (i < n && isWs(text.charCodeAt(i))) i++;
-    if (i >= n) break;
-    if (text.charCodeAt(i) !== 0x7b /* { */) return null;
-    const from = i;
-    let depth = 0;
-    let inStr = false;
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (inStr) {
-        if (c === 0x5c /* \ */) i++;
-        else if (c === 0x22 /* " */) inStr = false;
-      } else if (c === 0x22) inStr = true;
-      else if (c === 0x7b || c === 0x5b) depth++;
-      else if (c === 0x7d || c === 0x5d) {
-        depth--;
-        if (depth === 0) break;
-      }
-    }
-    if (i >= n) return null; // unbalanced: a torn or mangled line, not glued records
-    bounds.push([from, ++i]);
-  }
-  if (bounds.length < 2) return null;
-  const parts: GluedPart[] = bounds.map(([from, to]) => {
-    let value: Record<string, unknown> | null = null;
-    try {
-      const v: unknown = JSON.parse(text.slice(from, to));
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) value = v as Record<string, unknown>;
-    } catch {
-      value = null;
-    }
-    return { from, to, value };
-  });
-  return parts.some((p) => p.value) ? parts : null;
-}
-
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-}
 
 /** Parses a whole input held in memory. Offsets are UTF-8 byte offsets of the input. */
 export function parseJsonlLenient(input: string | Uint8Array): JsonlParseResult {
   const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const p = new LineParser();
-  let s = 0;
-  for (;;) {
-    const nl = buf.indexOf(LF, s);
-    if (nl === -1) break;
-    p.line(buf, s, nl, s, true);
-    s = nl + 1;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0; // see NO_STACK_TRACES
+  let result: JsonlParseResult;
+  try {
+    let s = 0;
+    for (;;) {
+      const nl = buf.indexOf(LF, s);
+      if (nl === -1) break;
+      p.line(buf, s, nl, s, true);
+      s = nl + 1;
+    }
+    if (s < buf.length) p.line(buf, s, buf.length, s, false);
+    result = p.finish(buf.length);
+  } finally {
+    Error.stackTraceLimit = limit;
   }
-  if (s < buf.length) p.line(buf, s, buf.length, s, false);
-  p.result.bytes = buf.length;
-  p.result.endsWithNewline = buf.length === 0 || buf[buf.length - 1] === LF;
-  return p.result;
+  result.bytes = buf.length;
+  result.endsWithNewline = buf.length === 0 || buf[buf.length - 1] === LF;
+  return result;
 }
 
 /** The first read: enough for a listing's prefix, a live tail or a small session in one go. */
@@ -324,7 +156,7 @@ export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlP
   } finally {
     await fh.close();
   }
-  const result = lines.finish();
+  const result = lines.finish(abs);
   result.bytes = abs;
   // A tail that read nothing says nothing about the byte before it: the caller knows that one.
   result.endsWithNewline = abs === start || lastByte === LF;
@@ -346,19 +178,25 @@ class ChunkLines {
 
   /** `chunk[0, got)` holds the file's bytes from absolute offset `abs`. */
   feed(chunk: Buffer, got: number, abs: number): void {
-    let s = 0;
-    if (this.#carryLen > 0) {
-      // A line begun in an earlier read ends at this read's first `\n`, or goes on past it.
-      const nl = chunk.indexOf(LF);
-      if (nl === -1 || nl >= got) return this.#keep(chunk, 0, got, abs);
-      const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, 0, nl));
-      const len = this.#carryLen + nl;
-      this.#carryLen = 0;
-      this.parser.line(carry, 0, len, this.#carryStart, true);
-      s = nl + 1;
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0; // see NO_STACK_TRACES
+    try {
+      let s = 0;
+      if (this.#carryLen > 0) {
+        // A line begun in an earlier read ends at this read's first `\n`, or goes on past it.
+        const nl = chunk.indexOf(LF);
+        if (nl === -1 || nl >= got) return this.#keep(chunk, 0, got, abs);
+        const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, 0, nl));
+        const len = this.#carryLen + nl;
+        this.#carryLen = 0;
+        this.parser.line(carry, 0, len, this.#carryStart, true);
+        s = nl + 1;
+      }
+      s = this.#wholeLines(chunk, s, got, abs);
+      if (s < got) this.#keep(chunk, s, got, abs);
+    } finally {
+      Error.stackTraceLimit = limit;
     }
-    s = this.#wholeLines(chunk, s, got, abs);
-    if (s < got) this.#keep(chunk, s, got, abs);
   }
 
   /**
@@ -384,11 +222,17 @@ class ChunkLines {
     this.#carryLen += got - s;
   }
 
-  /** Parses a final line without `\n`; returns the parser's result. */
-  finish(): JsonlParseResult {
-    if (this.#carryLen > 0) this.parser.line(this.#carry!, 0, this.#carryLen, this.#carryStart, false);
-    this.#carryLen = 0;
-    return this.parser.result;
+  /** Parses a final line without `\n`; returns the parser's result for an input of `bytes` bytes. */
+  finish(bytes: number): JsonlParseResult {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0; // see NO_STACK_TRACES
+    try {
+      if (this.#carryLen > 0) this.parser.line(this.#carry!, 0, this.#carryLen, this.#carryStart, false);
+      this.#carryLen = 0;
+      return this.parser.finish(bytes);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat as fsStat } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
-import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type RecordColumns } from './jsonl';
+import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type ReadFrom, type RecordColumns } from './jsonl';
 import { emptyReport, migrateSession, type MigrationReport } from './migrate';
 import { readHeaderVersion, versionWriteRefusal } from './version';
 import { stripReplayData } from './replayData';
@@ -65,8 +65,8 @@ export interface LoadedSession {
   // ---- what an incremental tail load needs (src/core/formats/xcsh/tail.ts) ----
   /** Physical lines read. */
   lines?: number;
-  /** Byte offset where the last physical line starts. */
-  lastLineStart?: number;
+  /** Where a read of the grown file resumes to parse as a full read would (JsonlParseResult.resume). */
+  resume?: ReadFrom;
   /** Which file, and which bytes, were read: a tail load resumes only when these still match. */
   identity?: FileIdentity;
 }
@@ -207,7 +207,7 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     endsWithNewline: parse.endsWithNewline,
     bytes: parse.bytes,
     lines: parse.lines,
-    lastLineStart: parse.lastLineStart,
+    resume: parse.resume,
   };
 }
 

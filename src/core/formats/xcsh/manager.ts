@@ -14,7 +14,7 @@ import { join, posix } from 'node:path';
 import { resolveImageData, type BlobStore } from './blobs';
 import { buildSessionContext, type SessionContext } from './context';
 import { encodeCwd } from './cwd';
-import type { DiagnosticKind } from '../../diagnostics';
+import { diagnosticLines, type DiagnosticKind } from '../../diagnostics';
 import { generateEntryId } from './ids';
 import { loadSessionFromText, type LoadedSession } from './load';
 import { prepareEntryForPersist } from './persist';
@@ -66,8 +66,8 @@ function sessionDirFor(cwd: string, o: SessionManagerOptions): string {
   return o.sessionDir ?? join(o.sessionsRoot ?? defaultRoot(), encodeCwd(cwd));
 }
 
-/** Diagnostics that mean a line's bytes are not in any entry. */
-const UNREAD_KINDS: ReadonlySet<DiagnosticKind> = new Set<DiagnosticKind>(['invalid-json', 'not-an-object', 'torn-tail', 'invalid-entry']);
+/** Diagnostics that mean a line's bytes (or some of them) are not in any entry. */
+const UNREAD_KINDS: ReadonlySet<DiagnosticKind> = new Set<DiagnosticKind>(['invalid-json', 'not-an-object', 'torn-tail', 'torn-record', 'too-deep', 'invalid-entry']);
 
 /**
  * Rebuilds a migrated file keeping every byte between records (unparsable lines, blank lines,
@@ -102,10 +102,11 @@ export class SessionManager {
   #leafId: string | null = null;
   #hasAssistant = false;
   /**
-   * Lines of the opened file that could not be read (invalid JSON, non-objects, a torn tail).
-   * A rewrite from memory cannot put them back where they were, so it is refused (Part C §7).
+   * Lines of the opened file that could not be read (invalid JSON, non-objects, a torn tail), as
+   * "12" or "12–40" for a run of them. A rewrite from memory cannot put them back where they
+   * were, so it is refused (Part C §7).
    */
-  #unreadLines: number[] = [];
+  #unreadLines: string[] = [];
   /** The file holds the whole session (so later entries are appended). */
   #flushed = false;
   #chain: Promise<void> = Promise.resolve();
@@ -212,7 +213,7 @@ export class SessionManager {
     if (!loaded.header) throw new SessionFileError(path, 'not a session file (no valid header on line 1); it is left untouched');
     if (loaded.readOnlyReason) throw new SessionFileError(path, `cannot open for writing: ${loaded.readOnlyReason}`);
     this.#header = loaded.header;
-    this.#unreadLines = loaded.diagnostics.filter((d) => UNREAD_KINDS.has(d.kind)).map((d) => d.line);
+    this.#unreadLines = loaded.diagnostics.filter((d) => UNREAD_KINDS.has(d.kind)).map(diagnosticLines);
     for (const e of loaded.entries) this.#add(e);
     this.#leafId = loaded.entries.length ? loaded.entries[loaded.entries.length - 1]!.id : null;
     this.#flushed = true;
@@ -423,7 +424,7 @@ export class SessionManager {
     const lines = this.#unreadLines.slice(0, 5).join(', ') + (this.#unreadLines.length > 5 ? ', …' : '');
     throw new SessionFileError(
       this.#path,
-      `refusing to rewrite the session: line${this.#unreadLines.length > 1 ? 's' : ''} ${lines} could not be read and would be lost; the file is left untouched (repair it into a new file first)`,
+      `refusing to rewrite the session: line${this.#unreadLines.length > 1 || this.#unreadLines[0]!.includes('–') ? 's' : ''} ${lines} could not be read and would be lost; the file is left untouched (repair it into a new file first)`,
     );
   }
 

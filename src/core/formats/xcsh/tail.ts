@@ -10,8 +10,12 @@
 //   - a session that is not plain writable v3: migration works over the whole file (v1 ids, v1
 //     compaction indices), and damaged or too-new files are read-only snapshots anyway;
 //   - a last line without `\n` that produced entries and was continued by more than `\n` (the
-//     bytes glue onto that line, and the entries it gave may change).
-// A torn last line that produced no entry is simply read again, with what follows it.
+//     bytes glue onto that line, and the entries it gave may change);
+//   - an open end (below) that holds entries.
+// What more bytes could still change — the reader's `resume` point: a torn last line, a record
+// spread over lines that is not closed yet, a run of blank or unreadable lines reaching the end
+// (one diagnostic that more such lines extend) — is simply read again, with what follows it,
+// after dropping its diagnostics. It holds no entry, so nothing loaded before moves.
 import type { Stats } from 'node:fs';
 import { open, stat as fsStat } from 'node:fs/promises';
 import { checkBlobRefs, type BlobStore } from './blobs';
@@ -24,8 +28,8 @@ import { stripReplayData } from './replayData';
 export type TailPlan =
   | { kind: 'unchanged' }
   | { kind: 'full'; reason: string }
-  /** Read from `at`; first drop the diagnostics of line `dropLine` (0: none), which is read again. */
-  | { kind: 'tail'; at: ReadFrom; dropLine: number };
+  /** Read from `at`; first drop the diagnostics of lines `dropFrom` and after (0: none), which are read again. */
+  | { kind: 'tail'; at: ReadFrom; dropFrom: number };
 
 /** Decides how to bring `loaded` up to date with the file whose current stat is `st`. */
 export async function planTail(loaded: LoadedSession, st: Stats): Promise<TailPlan> {
@@ -33,7 +37,7 @@ export async function planTail(loaded: LoadedSession, st: Stats): Promise<TailPl
   if (path === null) return { kind: 'full', reason: 'not loaded from a file' };
   if (loaded.stat && st.size === loaded.stat.size && st.mtimeMs === loaded.stat.mtimeMs) return { kind: 'unchanged' };
   const id = loaded.identity;
-  if (!id || loaded.lines === undefined || loaded.lastLineStart === undefined) return { kind: 'full', reason: 'no identity of the previous read' };
+  if (!id || loaded.lines === undefined || loaded.resume === undefined) return { kind: 'full', reason: 'no identity of the previous read' };
   if (loaded.header === null || loaded.readOnlyReason !== null) return { kind: 'full', reason: 'damaged or read-only session' };
   if (loaded.originalVersion !== CURRENT_SESSION_VERSION) return { kind: 'full', reason: `version ${loaded.originalVersion} session (migration reads the whole file)` };
   if (st.dev !== id.dev || st.ino !== id.ino) return { kind: 'full', reason: 'the file was replaced' };
@@ -41,20 +45,23 @@ export async function planTail(loaded: LoadedSession, st: Stats): Promise<TailPl
   const now = await readFileIdentity(path, loaded.bytes, st).catch(() => null);
   if (!now || now.head !== id.head || now.seam !== id.seam) return { kind: 'full', reason: 'bytes already read have changed' };
 
-  if (loaded.endsWithNewline) return { kind: 'tail', at: { from: loaded.bytes, startLine: loaded.lines }, dropLine: 0 };
-  // The last line had no `\n` yet: it may have been torn mid-write.
-  const last = loaded.lines;
+  const resume = loaded.resume;
+  if (resume.from === loaded.bytes) return { kind: 'tail', at: resume, dropFrom: 0 };
+  // The end is open (see the top): from line `first` on, more bytes may change what was read.
+  const first = resume.startLine + 1;
   const lastEntryLine = loaded.entryLines.length > 0 ? loaded.entryLines[loaded.entryLines.length - 1]! : 0;
-  if (lastEntryLine !== last && last > loaded.headerLine) {
-    // It gave no entry (a torn fragment, a blank, a bad record): read it again with what follows.
-    return { kind: 'tail', at: { from: loaded.lastLineStart, startLine: last - 1 }, dropLine: last };
+  if (lastEntryLine < first && first > loaded.headerLine) {
+    // It gave no entry (a torn fragment, blank or unreadable lines, a record not closed yet): read it again with what follows.
+    return { kind: 'tail', at: resume, dropFrom: first };
   }
-  // It gave entries (or is the header): resumable only when the next byte just ends it, and it
-  // was clean (a diagnostic such as a glued-records note would still be right, but keep it simple).
-  if (st.size > loaded.bytes && !loaded.diagnostics.some((d) => d.line === last) && (await byteAt(path, loaded.bytes)) === 0x0a) {
-    return { kind: 'tail', at: { from: loaded.bytes + 1, startLine: last }, dropLine: 0 };
+  // The unterminated last line gave entries (or is the header): resumable only when the next byte
+  // just ends it (which also closes any run of unreadable lines before it), and it was clean (a
+  // diagnostic such as a glued-records note would still be right, but keep it simple).
+  const last = loaded.lines;
+  if (!loaded.endsWithNewline && Math.max(lastEntryLine, loaded.headerLine) === last && st.size > loaded.bytes && !loaded.diagnostics.some((d) => d.line >= last) && (await byteAt(path, loaded.bytes)) === 0x0a) {
+    return { kind: 'tail', at: { from: loaded.bytes + 1, startLine: last }, dropFrom: 0 };
   }
-  return { kind: 'full', reason: 'the unterminated last line was continued' };
+  return { kind: 'full', reason: first === last ? 'the unterminated last line was continued' : `the open end from line ${first} holds entries` };
 }
 
 async function byteAt(path: string, at: number): Promise<number> {
@@ -117,10 +124,10 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
       loaded.entryStarts.push(cols.entryStarts[i]!);
       loaded.entryEnds.push(cols.entryEnds[i]!);
     }
-    if (plan.dropLine > 0) {
+    if (plan.dropFrom > 0) {
       const d = loaded.diagnostics;
       let keep = d.length;
-      while (keep > 0 && d[keep - 1]!.line === plan.dropLine) keep--;
+      while (keep > 0 && d[keep - 1]!.line >= plan.dropFrom) keep--;
       d.length = keep;
     }
     for (const d of diags) loaded.diagnostics.push(d);
@@ -128,11 +135,11 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
     const readAny = tail.lines > plan.at.startLine;
     if (readAny) {
       loaded.lines = tail.lines;
-      loaded.lastLineStart = tail.lastLineStart;
       loaded.endsWithNewline = tail.endsWithNewline;
     } else if (plan.at.from > loaded.bytes) {
       loaded.endsWithNewline = true; // only the `\n` that ended the last line was new
     }
+    loaded.resume = tail.resume;
     loaded.bytes = Math.max(loaded.bytes, tail.bytes);
     loaded.stat = { size: st.size, mtimeMs: st.mtimeMs };
     loaded.identity = identity;

@@ -1,0 +1,393 @@
+// The reader's per-line logic (Part A "Loading", Part B §5/§6/§17, Part C §4, issue 15): each
+// physical line becomes records, or a diagnostic that says what happened to its bytes.
+//
+// Fast path = one `JSON.parse` per line. Everything else runs only on lines that fail to parse
+// (or, for the depth check, on lines long enough to hide a too-deep record):
+//  - glued records and torn fragments on one line are split (jsonlSplit.ts);
+//  - a record spread over several lines (pretty-printed) is joined (see #startOpen);
+//  - consecutive blank or unreadable lines become ONE diagnostic with a count and a line range,
+//    and one unparsed byte range (lineRuns.ts);
+//  - a record nested deeper than MAX_RECORD_DEPTH is kept out (depth.ts).
+import type { Diagnostic } from '../../diagnostics';
+import { deeperThan, DEPTH_CHECK_MIN_BYTES, MAX_RECORD_DEPTH } from './depth';
+import type { JsonlParseResult, JsonlRecord, ReadFrom, RecordColumns, UnparsedRange } from './jsonl';
+import { isJsonWs, parseObjectAt, scanStructure, splitLine, type LinePart, type ScanState } from './jsonlSplit';
+import { LineRuns } from './lineRuns';
+
+const LF = 0x0a;
+const CR = 0x0d;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * Bounds of a multi-line record: past them the lines are read one by one, as if never joined.
+ * Generous for any pretty-printed entry (a 100,000-element array printed one element a line),
+ * and they bound the bytes held while a record is open (a torn pretty-printed record at the end
+ * of a live file is held, then re-read, at most this much).
+ */
+export const MAX_JOIN_LINES = 100_000;
+export const MAX_JOIN_BYTES = 64 << 20;
+
+/** A JsonlParseResult whose `records` view is materialized only when asked for (a prototype getter). */
+export class ParseResult implements JsonlParseResult {
+  columns: RecordColumns = { values: [], lines: [], starts: [], ends: [] };
+  diagnostics: Diagnostic[] = [];
+  lines = 0;
+  unparsed: UnparsedRange[] = [];
+  title: JsonlRecord | null = null;
+  bom = false;
+  bytes = 0;
+  endsWithNewline = true;
+  lastLineStart = 0;
+  resume: ReadFrom = { from: 0, startLine: 0 };
+  #records: JsonlRecord[] | null = null;
+
+  get records(): JsonlRecord[] {
+    if (this.#records === null) {
+      const { values, lines, starts, ends } = this.columns;
+      const out = new Array<JsonlRecord>(values.length);
+      for (let i = 0; i < values.length; i++) out[i] = { value: values[i]!, line: lines[i]!, start: starts[i]!, end: ends[i]! };
+      this.#records = out;
+    }
+    return this.#records;
+  }
+}
+
+/** A line starting an object that it does not close: maybe the first line of a pretty-printed record. */
+interface OpenRecord {
+  firstLine: number;
+  /** Why the first line did not parse on its own (it is unreadable if the join is abandoned). */
+  firstError: string;
+  /** The file's bytes from the first line's start, as read so far (line ends included). */
+  buf: Buffer;
+  len: number;
+  state: ScanState;
+  /** Per line joined: where it starts and ends (its `\r` included, `\n` not) in `buf`, and its absolute offset. */
+  starts: number[];
+  ends: number[];
+  absStarts: number[];
+  /** The last line joined had no `\n` (the input's end). */
+  lastUnterminated: boolean;
+}
+
+/** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
+export class LineParser {
+  readonly result = new ParseResult();
+  readonly #runs = new LineRuns(this.result);
+  /**
+   * The buffer an open record is gathered in, kept for the next one (one record is open at a
+   * time): a flood of `{` lines would otherwise allocate a buffer per line, and RSS grew by
+   * hundreds of MB of such garbage before the GC ran.
+   */
+  #openBuf: Buffer = Buffer.allocUnsafeSlow(4096);
+  #open: OpenRecord | null = null;
+  #resume: ReadFrom | null = null;
+
+  constructor(startLine = 0, from = 0) {
+    this.result.lines = startLine;
+    this.result.lastLineStart = from;
+  }
+
+  /**
+   * One physical line: bytes `buf[s, e)` (without the `\n`), starting at absolute offset `abs`.
+   * `terminated` is false only for a final line with no `\n`. `buf` may be reused after the call.
+   */
+  line(buf: Buffer, s: number, e: number, abs: number, terminated: boolean): void {
+    const r = this.result;
+    const lineNo = ++r.lines;
+    r.lastLineStart = abs;
+    if (!terminated) this.#resume = this.#openPoint(lineNo, abs);
+    if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
+      r.bom = true;
+      r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
+      s += 3;
+      abs += 3;
+    }
+    if (this.#open !== null) return this.#continueOpen(buf, s, e, abs, lineNo, terminated);
+    // The fast path, inline (as #one, which reads the lines of an abandoned join, does it too):
+    // a line starting with `{` that parses to an object, not long enough to be too deep.
+    let ce = e;
+    if (ce > s && buf[ce - 1] === CR) ce--;
+    if (buf[s] === OPEN_BRACE && ce - s <= DEPTH_CHECK_MIN_BYTES) {
+      let value: unknown;
+      try {
+        value = JSON.parse(buf.toString('utf8', s, ce));
+      } catch (err) {
+        return this.#unparsable(buf, s, ce, e, abs, lineNo, terminated, true, err as Error);
+      }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
+    }
+    this.#one(buf, s, e, abs, lineNo, terminated, true);
+  }
+
+  /**
+   * The end of the input, `bytes` long: a record still open is read line by line after all,
+   * pending runs become diagnostics, and `resume` is set.
+   */
+  finish(bytes: number): ParseResult {
+    this.#resume ??= this.#openPoint(this.result.lines + 1, bytes);
+    if (this.#open !== null) this.#abandonOpen();
+    this.#runs.flush();
+    this.result.resume = this.#resume;
+    return this.result;
+  }
+
+  /**
+   * Where a read of the grown input must resume to parse as a full read would: the start of the
+   * earliest thing more bytes could still change — a run of blank or unreadable lines reaching
+   * the end (more such lines extend it), a record still open, an unterminated last line.
+   * `edgeLine` / `edgeFrom`: the first line not yet final (the unterminated one, or the one after
+   * the last).
+   */
+  #openPoint(edgeLine: number, edgeFrom: number): ReadFrom {
+    let line = edgeLine;
+    let from = edgeFrom;
+    const o = this.#open;
+    if (o !== null) {
+      line = o.firstLine;
+      from = o.absStarts[0]!;
+    }
+    const run = this.#runs.reaching(line - 1);
+    if (run !== null) {
+      line = run.line;
+      from = run.from;
+    }
+    return { from, startLine: line - 1 };
+  }
+
+  /** A line read on its own. `mayJoin`: it may start a multi-line record. */
+  #one(buf: Buffer, s: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean): void {
+    // CRLF: the record's text ends before the `\r` (JSON.parse would accept it, but offsets must not).
+    let ce = e;
+    if (ce > s && buf[ce - 1] === CR) ce--;
+    // Lines that cannot be JSON skip JSON.parse: a failed parse builds an exception (~20 µs), and a
+    // file of millions of blank lines spent minutes on them. A record line pays one byte compare.
+    if (buf[s] !== OPEN_BRACE && !mayStartJson(buf, s, ce)) return this.#notJson(buf, s, ce, abs, lineNo, terminated);
+    const text = buf.toString('utf8', s, ce);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      this.#unparsable(buf, s, ce, e, abs, lineNo, terminated, mayJoin, err as Error);
+      return;
+    }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      if (ce - s > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) this.#tooDeep(lineNo, lineNo, abs, abs + (ce - s));
+      else this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
+    } else {
+      this.#runs.junk(lineNo, abs, abs + (ce - s), 'not-an-object', `is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
+    }
+  }
+
+  #record(value: Record<string, unknown>, line: number, start: number, end: number): void {
+    const r = this.result;
+    // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
+    const c = r.columns;
+    if (line === 1 && c.values.length === 0 && value.type === 'title') {
+      this.#runs.flush();
+      r.title = { value, line, start, end };
+      r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
+      return;
+    }
+    c.values.push(value);
+    c.lines.push(line);
+    c.starts.push(start);
+    c.ends.push(end);
+  }
+
+  /** A line JSON.parse was not even tried on: blank, or not starting like any JSON value. */
+  #notJson(buf: Buffer, s: number, ce: number, abs: number, lineNo: number, terminated: boolean): void {
+    let i = s;
+    while (i < ce && isJsonWs(buf[i])) i++;
+    if (i === ce) return this.#runs.blank(lineNo, abs);
+    if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
+    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', () => `could not be parsed as JSON (${parseErrorOf(buf.toString('utf8', s, ce))})`);
+  }
+
+  #unparsable(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean, err: Error): void {
+    const parts = splitLine(buf, s, ce);
+    if (parts) return this.#split(parts, abs - s, lineNo);
+    const why = `could not be parsed as JSON (${err.message.slice(0, 120)})`;
+    if (mayJoin && terminated && buf[s] === OPEN_BRACE && this.#startOpen(buf, s, ce, e, abs, lineNo, why)) return;
+    if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
+    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', why);
+  }
+
+  #tornTail(lineNo: number, start: number, end: number): void {
+    this.#runs.flush();
+    this.result.unparsed.push({ line: lineNo, start, end });
+    this.result.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${end - start} bytes (an interrupted write); skipped, kept verbatim` });
+  }
+
+  #tooDeep(line: number, lastLine: number, start: number, end: number): void {
+    this.#runs.flush();
+    const r = this.result;
+    r.unparsed.push(lastLine > line ? { line, lastLine, start, end } : { line, start, end });
+    const where = lastLine > line ? ` (lines ${line}–${lastLine})` : '';
+    r.diagnostics.push({
+      line,
+      ...(lastLine > line ? { lastLine } : {}),
+      kind: 'too-deep',
+      message: `record nested deeper than ${MAX_RECORD_DEPTH} levels${where}; not read (the rest of the session is), kept verbatim`,
+    });
+  }
+
+  /** A line holding records and at most one fragment (jsonlSplit.ts); `base` turns part offsets absolute. */
+  #split(parts: LinePart[], base: number, lineNo: number): void {
+    this.#runs.flush();
+    const r = this.result;
+    const diags: Diagnostic[] = [];
+    let recovered = 0;
+    for (const p of parts) {
+      const start = base + p.start;
+      const end = base + p.end;
+      if (p.value !== null) {
+        if (end - start > DEPTH_CHECK_MIN_BYTES && deeperThan(p.value)) {
+          r.unparsed.push({ line: lineNo, start, end });
+          diags.push({ line: lineNo, kind: 'too-deep', message: `a glued record (bytes ${start}–${end}) is nested deeper than ${MAX_RECORD_DEPTH} levels; not read, kept verbatim` });
+        } else {
+          recovered++;
+          this.#record(p.value, lineNo, start, end);
+        }
+        continue;
+      }
+      r.unparsed.push({ line: lineNo, start, end });
+      diags.push(
+        p.fragment === 'torn'
+          ? { line: lineNo, kind: 'torn-record', message: `bytes ${start}–${end} are a record cut short (${end - start} bytes, an interrupted write) beside complete records on the same line; kept verbatim` }
+          : { line: lineNo, kind: 'invalid-json', message: `the glued record text at bytes ${start}–${end} could not be parsed; kept verbatim` },
+      );
+    }
+    r.diagnostics.push({ line: lineNo, kind: 'glued-records', message: `${parts.length} records glued on one line (no newline between them); split, ${recovered} recovered` });
+    for (const d of diags) r.diagnostics.push(d);
+  }
+
+  // ---- records spread over several lines (Part B §17) ----------------------------------------
+
+  /**
+   * Upstream reads a pretty-printed object over several lines as one record. A line is joined with
+   * the lines after it when it starts with `{` in column 0, does not parse, and its structural
+   * scan ends inside that object — outside any string: JSON strings cannot hold a raw newline, so
+   * the newline is structural and the object goes on. The record ends at the line where the depth
+   * returns to 0 (only whitespace may follow it there) and must then parse as one object.
+   *
+   * Anything else abandons the join, and its lines are read one by one as if never joined: a
+   * line ending inside a string, a closing line with more after the `}`, a join that does not
+   * parse, one past MAX_JOIN_LINES / MAX_JOIN_BYTES, the end of the input, and a line starting
+   * with `{` in column 0 (pretty printers indent what is inside a record, so that is the next
+   * record: a torn pretty-printed record never swallows the records written after it). Each line
+   * is thus scanned at most twice — once joined, once alone — and the lines of an abandoned join
+   * cannot start a join themselves (none starts with `{` in column 0 but the first).
+   */
+  #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, firstError: string): boolean {
+    const state: ScanState = { depth: 0, inString: false };
+    if (scanStructure(buf, s, ce, state) !== -1 || state.inString || state.depth <= 0) return false;
+    const o: OpenRecord = { firstLine: lineNo, firstError, buf: this.#openBuf, len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
+    this.#open = o;
+    appendLine(o, buf, s, e, abs, true);
+    return true;
+  }
+
+  #continueOpen(buf: Buffer, s: number, e: number, abs: number, lineNo: number, terminated: boolean): void {
+    const o = this.#open!;
+    if (buf[s] === OPEN_BRACE) {
+      this.#abandonOpen();
+      return this.#one(buf, s, e, abs, lineNo, terminated, true);
+    }
+    let ce = e;
+    if (ce > s && buf[ce - 1] === CR) ce--;
+    const at = o.len;
+    appendLine(o, buf, s, e, abs, terminated);
+    const textEnd = at + (ce - s);
+    const close = scanStructure(o.buf, at, textEnd, o.state);
+    if (close === -1) {
+      if (o.state.inString || o.starts.length >= MAX_JOIN_LINES || o.len >= MAX_JOIN_BYTES) this.#abandonOpen();
+      return;
+    }
+    let rest = close;
+    while (rest < textEnd && isJsonWs(o.buf[rest])) rest++;
+    const value = rest === textEnd ? parseObjectAt(o.buf, 0, textEnd) : null;
+    if (value === null) return this.#abandonOpen();
+    this.#open = null;
+    this.#keepBuffer(o.buf);
+    this.#runs.flush();
+    const start = o.absStarts[0]!;
+    const end = abs + (ce - s);
+    if (textEnd > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) return this.#tooDeep(o.firstLine, lineNo, start, end);
+    this.#record(value, o.firstLine, start, end);
+    this.result.diagnostics.push({
+      line: o.firstLine,
+      lastLine: lineNo,
+      kind: 'multi-line-record',
+      message: `one record spread over lines ${o.firstLine}–${lineNo} (pretty-printed JSON); read as one record, as the agent does`,
+    });
+  }
+
+  /** Reads the lines of an open record one by one, as if they had never been joined. */
+  #abandonOpen(): void {
+    const o = this.#open!;
+    this.#open = null;
+    this.#keepBuffer(o.buf); // (read below, before any other record can open)
+    // The first line is known: it did not parse, nor split, and it was terminated (a join starts
+    // only on such a line). Reading it again would only pay for the same exception twice.
+    let firstEnd = o.ends[0]!;
+    if (firstEnd > 0 && o.buf[firstEnd - 1] === CR) firstEnd--;
+    this.#runs.junk(o.firstLine, o.absStarts[0]!, o.absStarts[0]! + firstEnd, 'invalid-json', o.firstError);
+    const n = o.starts.length;
+    for (let k = 1; k < n; k++) {
+      const terminated = k < n - 1 || !o.lastUnterminated;
+      this.#one(o.buf, o.starts[k]!, o.ends[k]!, o.absStarts[k]!, o.firstLine + k, terminated, false);
+    }
+  }
+
+  /** Keeps a grown open-record buffer for the next record, unless it grew past 1 MB (then the next one starts small). */
+  #keepBuffer(buf: Buffer): void {
+    this.#openBuf = buf.length <= 1 << 20 ? buf : Buffer.allocUnsafeSlow(4096);
+  }
+}
+
+/** Copies line `buf[s, e)` (its `\r` included) and its `\n` into an open record's buffer: the file's bytes. */
+function appendLine(o: OpenRecord, buf: Buffer, s: number, e: number, abs: number, terminated: boolean): void {
+  const need = o.len + (e - s) + 1;
+  if (need > o.buf.length) {
+    const grown = Buffer.allocUnsafe(Math.max(need, 2 * o.buf.length));
+    o.buf.copy(grown, 0, 0, o.len);
+    o.buf = grown;
+  }
+  o.starts.push(o.len);
+  o.absStarts.push(abs);
+  buf.copy(o.buf, o.len, s, e);
+  o.len += e - s;
+  o.ends.push(o.len);
+  if (terminated) o.buf[o.len++] = LF;
+  o.lastUnterminated = !terminated;
+}
+
+/**
+ * Whether `buf[s, e)` may be JSON at all: its first byte after whitespace can start a value
+ * (`{ [ " -`, a digit, or the start of true / false / null). Runs only on lines not starting
+ * with `{`.
+ */
+function mayStartJson(buf: Buffer, s: number, e: number): boolean {
+  let i = s;
+  while (i < e && isJsonWs(buf[i])) i++;
+  if (i === e) return false;
+  const c = buf[i]!;
+  if (c === OPEN_BRACE || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39)) return true;
+  const word = c === 0x74 ? TRUE : c === 0x66 ? FALSE : c === 0x6e ? NULL : null;
+  if (word === null || e - i < word.length) return false;
+  for (let k = 1; k < word.length; k++) if (buf[i + k] !== word[k]) return false;
+  return true;
+}
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
+
+function parseErrorOf(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'unknown error';
+  } catch (e) {
+    return (e as Error).message.slice(0, 120);
+  }
+}
