@@ -2,9 +2,10 @@
 import * as vscode from 'vscode';
 import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
 import type { LoomNode } from '../sessions/nodes';
+import { OpenGesture, showOptionsOf } from '../sessions/openGesture';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { prompts } from './prompts';
-import { targetEntry, targetFiles } from './targets';
+import { isLoomNode, targetEntry, targetFiles } from './targets';
 
 /** `sessionLoom.filter.noTools` etc.: one command per filter for the view-title submenu. */
 export const FILTER_COMMANDS: Record<TreeFilterMode, string> = {
@@ -79,9 +80,28 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
   return revealAndSelect(provider, node, find, true);
 }
 
+/**
+ * What a click on a session or entry row does (its TreeItem command): opens the session editor,
+ * at the entry's leaf for an entry row, as a preview or pinned (see openGesture.ts).
+ */
+async function openRow(gesture: OpenGesture, node: unknown): Promise<void> {
+  if (!isLoomNode(node) || (node.kind !== 'session' && node.kind !== 'entry')) return;
+  const show = showOptionsOf(gesture.decide(node.id, Date.now()));
+  if (node.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(node.file), undefined, show);
+  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(node.session.file), node.entryId, show);
+}
+
 export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {
   const firstFile = (arg: unknown) => targetFiles(provider, arg, undefined)[0];
+  const gesture = new OpenGesture();
   return vscode.Disposable.from(
+    vscode.commands.registerCommand('sessionLoom.openRow', (node?: unknown) => openRow(gesture, node)),
+    // Enter in the view (a keybinding): VS Code's own list.select then selects the focused row and
+    // runs its command, which the gesture marks as pinned; rows without a command still toggle.
+    vscode.commands.registerCommand('sessionLoom.openRowFromKeyboard', async () => {
+      gesture.keyboard(Date.now());
+      await vscode.commands.executeCommand('list.select');
+    }),
     vscode.commands.registerCommand('sessionLoom.refresh', () => provider.refresh()),
     ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(FILTER_COMMANDS[mode], () => provider.setFilter(mode))),
     vscode.commands.registerCommand('sessionLoom.setTreeFilter', async () => {

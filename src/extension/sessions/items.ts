@@ -146,6 +146,8 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   }
   md.appendMarkdown(rows.join('  \n'));
   item.tooltip = ctx.deferTooltip ? undefined : md;
+  // A click opens the session (a preview; a double click or Enter pins it); the twistie expands.
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Open Session'), arguments: [node] };
   return item;
 }
 
@@ -158,11 +160,8 @@ function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(sev === 'error' ? 'error' : sev === 'warning' ? 'warning' : 'info', new vscode.ThemeColor(sev === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
   item.tooltip = vscode.l10n.t('{0} (line {1})\n{2}', d.kind, d.line, d.message);
   item.contextValue = 'diagnostic';
-  item.command = {
-    command: 'vscode.open',
-    title: vscode.l10n.t('Open at line'),
-    arguments: [vscode.Uri.file(node.parent.file), { selection: new vscode.Range(Math.max(0, d.line - 1), 0, Math.max(0, d.line - 1), 0), preview: true }],
-  };
+  // The raw text at the line: `vscode.open` would pick the session editor for files under the roots.
+  item.command = { command: 'sessionLoom.openRawJsonl', title: vscode.l10n.t('Open at line'), arguments: [vscode.Uri.file(node.parent.file), d.line] };
   return item;
 }
 
@@ -250,6 +249,8 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
     md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
     item.tooltip = md;
   }
+  // A click shows the context at this entry in the session editor (see sessionItem).
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry'), arguments: [node] };
   return item;
 }
 

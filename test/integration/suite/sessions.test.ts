@@ -596,9 +596,10 @@ describe('sessions view', function () {
     assert.equal(runLabel, '4 entries: Plan the quarterly cobalt migration');
     const expandedRun = `.monaco-list-row[aria-expanded="true"]:has-text("${runLabel}")`;
     if (harnessAvailable()) {
-      // As a user does: click the project, the session, the run.
+      // As a user does: click the project, the session's twistie (a click on the session itself
+      // opens it in the editor), the run.
       await click('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")');
-      await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration")');
+      await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration") .monaco-tl-twistie');
       await click(`.monaco-list-row[aria-expanded="false"]:has-text("${runLabel}")`);
       await frameText(expandedRun, { timeoutMs: 10_000 });
       // The row shows expanded before the extension host hears of it; the search must start after.
