@@ -107,13 +107,16 @@ export class BranchTree {
     this.focusEntry = focusEntryId;
     // Enter on a row reloads the tree: the keyboard user stays on the selected row afterwards.
     const hadFocus = this.list.hasFocus();
-    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start: 0, count: PAGE });
+    // The rows around what is on screen come with the first answer: the list is redrawn in place,
+    // without a flash of placeholders under the pointer.
+    const start = Math.max(0, (this.list.anchor()?.index ?? 0) - 50);
+    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start, count: PAGE });
     if (gen !== this.generation) return;
     this.rows = new Map();
     this.inflight = new Set();
     this.total = first.total;
     this.selectedIndex = first.selectedIndex;
-    for (let k = 0; k < first.rows.length; k++) this.rows.set(k, first.rows[k]!);
+    for (let k = 0; k < first.rows.length; k++) this.rows.set(start + k, first.rows[k]!);
     this.statusEl.textContent =
       first.hidden > 0 ? l10n.t('{0} shown · {1} hidden by the filter', first.total.toLocaleString(), first.hidden.toLocaleString()) : l10n.t('{0} shown', first.total.toLocaleString());
     this.list.reset(true);
@@ -121,8 +124,12 @@ export class BranchTree {
     if (target !== null) {
       await this.ensure(target);
       if (gen !== this.generation) return;
-      const vp = this.listEl.clientHeight;
-      this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+      // The rows do not move when the selection does (the layout ignores it), so a row the user
+      // clicked is still under the pointer: scroll only to bring a target from elsewhere into view.
+      if (!this.list.isVisible(target)) {
+        const vp = this.listEl.clientHeight;
+        this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+      }
       if (hadFocus) this.list.focusIndex(target);
     } else {
       this.list.scrollToIndex(0);
