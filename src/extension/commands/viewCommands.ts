@@ -81,6 +81,23 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
 }
 
 /**
+ * Shows a session file or folder: in the operating system's file manager when the host can
+ * (`os`), else — or when asked — in the Explorer view if it is in the workspace, else its path
+ * goes to the clipboard with a message saying so. Never a "command not found".
+ */
+async function revealFile(uri: vscode.Uri, where: 'os' | 'explorer' = 'os'): Promise<void> {
+  const commands = await vscode.commands.getCommands(true);
+  if (where === 'os' && commands.includes('revealFileInOS') && vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
+    await vscode.commands.executeCommand('revealFileInOS', uri);
+  } else if (vscode.workspace.getWorkspaceFolder(uri) !== undefined) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+  } else {
+    await vscode.env.clipboard.writeText(uri.fsPath);
+    prompts.info(vscode.l10n.t('{0} is outside the workspace, so the Explorer cannot show it; its path is on the clipboard.', uri.fsPath));
+  }
+}
+
+/**
  * What a click on a session or entry row does (its TreeItem command): opens the session editor,
  * at the entry's leaf for an entry row, as a preview or pinned (see openGesture.ts).
  */
@@ -137,10 +154,18 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
       if (file) await vscode.env.clipboard.writeText(file);
       return file;
     }),
+    // The menus offer each only where the host has it: revealFileInOS exists in desktop VS Code
+    // on local files (not in a browser, nor for a remote machine's files); the Explorer view
+    // shows only what is inside a workspace folder. Run from elsewhere, neither fails.
     vscode.commands.registerCommand('sessionLoom.revealInFileExplorer', async (arg?: unknown) => {
       const node = arg as LoomNode | undefined;
       const file = node?.kind === 'project' ? node.info.dir : firstFile(arg);
-      if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+      if (file) await revealFile(vscode.Uri.file(file));
+    }),
+    vscode.commands.registerCommand('sessionLoom.revealInExplorerView', async (arg?: unknown) => {
+      const node = arg as LoomNode | undefined;
+      const file = node?.kind === 'project' ? node.info.dir : firstFile(arg);
+      if (file) await revealFile(vscode.Uri.file(file), 'explorer');
     }),
     vscode.commands.registerCommand('sessionLoom.addSessionRoot', async () => {
       const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: vscode.l10n.t('Add Sessions Folder') });

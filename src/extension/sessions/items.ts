@@ -62,9 +62,14 @@ function projectItem(node: ProjectNode, ctx: RenderContext): vscode.TreeItem {
   md.appendMarkdown(`${ctx.isWorkspaceProject ? vscode.l10n.t('**{0}** (this workspace)', name) : `**${name}**`}\n\n`);
   md.appendMarkdown(n === 1 ? vscode.l10n.t('{0} session in `{1}`', n, node.info.dir) : vscode.l10n.t('{0} sessions in `{1}`', n, node.info.dir));
   item.tooltip = md;
-  item.contextValue = 'project';
+  item.contextValue = inWorkspace(node.info.dir) ? 'project inWorkspace' : 'project';
   item.resourceUri = undefined;
   return item;
+}
+
+/** Inside a workspace folder: the Explorer view can show it ("Reveal in Explorer View"). */
+function inWorkspace(file: string): boolean {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file)) !== undefined;
 }
 
 function sessionTitle(node: SessionNode): string {
@@ -81,6 +86,7 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   if (m.isSubagent) flags.push('subagent');
   if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
   if (m.state === 'damaged' || (ctx.doc && isRepairable(ctx.doc))) flags.push('repairable');
+  if (inWorkspace(m.file)) flags.push('inWorkspace');
   return flags;
 }
 
