@@ -10,6 +10,7 @@ import type { SessionStats } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
 import { oneLine } from '../../core/tree/treeView';
 import type { SessionSummary } from '../../protocol/messages';
+import { messageCountOf } from '../sessions/messageCounts';
 
 /** Diagnostics sent with the summary; the rest is counted, not listed. */
 const MAX_LISTED_DIAGNOSTICS = 500;
@@ -43,8 +44,6 @@ export function snapshotOfDocument(path: string, doc: SessionDocument, blobs: Bl
 function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
   const header = loaded.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-  let messages = 0;
-  for (const n of Object.values(stats.messagesByRole)) messages += n;
   return {
     fileName: path.split(/[\\/]/).pop() ?? path,
     filePath: path,
@@ -63,7 +62,7 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
     leafCount: index.leaves().length,
     defaultLeafId: index.defaultLeafId,
     totals: {
-      messages,
+      messages: messageCountOf(stats),
       toolCalls: stats.toolCalls,
       tokensIn: stats.tokens.input,
       tokensOut: stats.tokens.output,

@@ -5,6 +5,7 @@ import { severityOf } from '../../core/diagnostics';
 import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/tree/treeView';
 import type { SessionState } from './catalog';
 import { isRepairable, type SessionDoc } from './documents';
+import { messageCountOf } from './messageCounts';
 import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 /** "1 session", "3 sessions" (a project row's description). */
@@ -145,7 +146,7 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   if (ctx.doc) {
     const s = ctx.doc.stats();
     if (s.models.length > 0) rows.push(vscode.l10n.t('models: {0}', s.models.map((x) => `\`${x}\``).join(', ')));
-    rows.push(vscode.l10n.t('messages: {0} ({1} entries)', s.entriesByType.message ?? 0, s.entries));
+    rows.push(vscode.l10n.t('messages: {0} ({1} entries)', messageCountOf(s), s.entries));
     rows.push(vscode.l10n.t('tokens: {0}', formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)));
     rows.push(vscode.l10n.t('cost: ${0}', s.cost.toFixed(4)));
     rows.push(vscode.l10n.t('diagnostics: {0}', ctx.doc.problems.length));
