@@ -121,6 +121,9 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     }),
     vscode.commands.registerCommand('sessionLoom.refresh', () => provider.refresh()),
     ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(FILTER_COMMANDS[mode], () => provider.setFilter(mode))),
+    // The filter menu's item for the current filter: VS Code 1.100 ignores `toggled` in an
+    // extension's commands, so the check mark is a twin command shown only for the current mode.
+    ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(`${FILTER_COMMANDS[mode]}.current`, () => provider.setFilter(mode))),
     vscode.commands.registerCommand('sessionLoom.setTreeFilter', async () => {
       const picked = await vscode.window.showQuickPick(
         TREE_FILTER_MODES.map((mode) => ({ label: treeFilterTitle(mode, vscode.l10n.t), description: mode === provider.filter ? vscode.l10n.t('current') : undefined, mode })),
@@ -144,6 +147,17 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     vscode.commands.registerCommand('sessionLoom.clearSearch', () => provider.setSearch('')),
     vscode.commands.registerCommand('sessionLoom.stopSearch', () => provider.search.stop()),
     vscode.commands.registerCommand('sessionLoom.revealEntry', (arg?: unknown, entryId?: unknown) => revealEntry(provider, arg, entryId)),
+    // A run row ("7 entries: …"): the context at its last entry, and the ids of its entries.
+    vscode.commands.registerCommand('sessionLoom.previewContextAtRunEnd', async (arg?: unknown) => {
+      if (!isLoomNode(arg) || arg.kind !== 'run') return;
+      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.ids[arg.ids.length - 1]);
+    }),
+    vscode.commands.registerCommand('sessionLoom.copyEntryIds', async (arg?: unknown) => {
+      if (!isLoomNode(arg) || arg.kind !== 'run') return undefined;
+      const ids = arg.ids.join('\n');
+      await vscode.env.clipboard.writeText(ids);
+      return ids;
+    }),
     vscode.commands.registerCommand('sessionLoom.copyEntryId', async (arg?: unknown, b?: unknown) => {
       const t = targetEntry(provider, arg, b);
       if (t) await vscode.env.clipboard.writeText(t.entryId);

@@ -134,10 +134,13 @@ export class EditorPanel implements vscode.Disposable {
         const p = req.params;
         const { flat, loaded } = await this.document.tree(p.filter, p.search, windows.resolveLeaf(p.leafId));
         const index = loaded.snap.index;
+        const leaf = windows.resolveLeaf(p.leafId);
+        const leafPos = leaf === null ? -1 : index.indexOf(leaf);
         return {
           total: flat.ids.length,
           hidden: flat.hidden,
           selectedIndex: flat.selectedIndex,
+          leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
           focusIndex: p.focusEntryId !== null && index.has(p.focusEntryId) ? rowOfEntry(index, flat, p.focusEntryId) : null,
           rows: treeRows(index, flat, p.start, p.count),
         };

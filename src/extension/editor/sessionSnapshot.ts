@@ -8,6 +8,7 @@ import type { LoadedSession } from '../../core/formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
 import type { SessionStats } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
+import { firstMeaningfulPrompt } from '../../core/discovery/prompts';
 import { oneLine } from '../../core/tree/treeView';
 import type { SessionSummary } from '../../protocol/messages';
 import { messageCountOf } from '../sessions/messageCounts';
@@ -41,6 +42,10 @@ export function snapshotOfDocument(path: string, doc: SessionDocument, blobs: Bl
   return { path, revision, loaded, index, stats, summary, blobs, loadMs: performance.now() - t0 };
 }
 
+function oneLineOrNull(text: string | null): string | null {
+  return text ? oneLine(text, 160) : null;
+}
+
 function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
   const header = loaded.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -48,7 +53,8 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
     fileName: path.split(/[\\/]/).pop() ?? path,
     filePath: path,
     title: str(header?.title) ?? stats.title,
-    firstPrompt: stats.firstUserMessage ? oneLine(stats.firstUserMessage, 160) : null,
+    // The first prompt that says what the session is about: a leading "/mode" names nothing.
+    firstPrompt: oneLineOrNull(firstMeaningfulPrompt(loaded.entries) ?? stats.firstUserMessage),
     cwd: str(header?.cwd),
     sessionId: str(header?.id),
     version: header ? loaded.originalVersion : null,

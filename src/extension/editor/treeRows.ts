@@ -94,6 +94,12 @@ export function selectLeafIn(index: TreeIndex, layout: TreeLayout, selectedLeaf:
   return { ...layout, onPath, selectedIndex };
 }
 
+/** How the tree names an entry: its kind (role or type), its one-line text and its label. */
+export function rowDisplay(index: TreeIndex, id: string): { kind: string; text: string; label: string | null } {
+  const e = index.get(id) as ViewEntry | undefined;
+  return { kind: e ? (roleOf(e) ?? e.type) : '?', text: e ? entryPreview(e, 140) : id, label: index.labels.get(id) ?? null };
+}
+
 export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count: number): TreeRow[] {
   const rows: TreeRow[] = [];
   const end = Math.min(flat.ids.length, start + count);
@@ -104,9 +110,7 @@ export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count:
     rows.push({
       entryId: id,
       depth: flat.depths[i]!,
-      kind: e ? (roleOf(e) ?? e.type) : '?',
-      text: e ? entryPreview(e, 140) : id,
-      label: index.labels.get(id) ?? null,
+      ...rowDisplay(index, id),
       timestamp: ts,
       isLeaf: index.children(id).length === 0,
       isDefaultLeaf: id === index.defaultLeafId,

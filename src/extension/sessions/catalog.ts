@@ -45,6 +45,8 @@ export interface SessionMeta {
   version: number | undefined;
   state: SessionState;
   firstUserMessage: string | undefined;
+  /** The first user message that says what the session is about (not a bare slash command or id). */
+  firstPrompt: string | undefined;
   parentSession: string | undefined;
   /** Subagent sessions found in `<file without .jsonl>/`. */
   subagents: SessionMeta[];
@@ -72,6 +74,7 @@ export async function readSessionMeta(file: string, root: string, projectDir: st
     version,
     state,
     firstUserMessage: info.firstUserMessage ?? undefined,
+    firstPrompt: info.firstPrompt ?? undefined,
     parentSession: info.parentSession ?? undefined,
     subagents: [],
     isSubagent,

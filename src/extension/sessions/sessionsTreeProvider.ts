@@ -242,7 +242,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       out.push(n);
     });
     if (doc.problems.length > MAX_DIAGNOSTIC_ROWS) {
-      out.push(this.branches.cached(new InfoNode(session, vscode.l10n.t('{0} more problems: open the raw JSONL', doc.problems.length - MAX_DIAGNOSTIC_ROWS), 'warning')));
+      const more = doc.problems.length - MAX_DIAGNOSTIC_ROWS;
+      const text = more === 1 ? vscode.l10n.t('{0} more problem: open the raw JSONL', 1) : vscode.l10n.t('{0} more problems: open the raw JSONL', more);
+      out.push(this.branches.cached(new InfoNode(session, text, 'warning')));
     }
     const branch = this.branches.segmentNodes(session, session, null);
     if (branch.length === 0 && doc.loaded.entries.length > 0) {

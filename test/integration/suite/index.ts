@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
   await import('./editorTreeLayout.test.js');
   await import('./viewMenus.test.js');
   await import('./viewNumbers.test.js');
+  await import('./polish.test.js');
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));
