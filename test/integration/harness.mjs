@@ -29,7 +29,7 @@ import path from 'node:path';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** First locator matching `selector` in a frame whose URL contains `urlContains`, waiting up to `timeoutMs`. */
-async function findInFrames(page, selector, urlContains, timeoutMs) {
+export async function findInFrames(page, selector, urlContains, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {

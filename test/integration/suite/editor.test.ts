@@ -278,7 +278,7 @@ describe('session editor', function () {
     assert.equal(await status(), initial);
   });
 
-  it('takes the README screenshots on English sessions (pi-session at its compaction, the demo in the Sessions view)', async function () {
+  it('takes review screenshots on English sessions (pi-session at its compaction, the demo sample in the Sessions view; the README ones come from npm run demo -- --screenshots)', async function () {
     const file = placed('pi-session.jsonl');
     const api = vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID)!.exports;
     const { provider, treeView } = api.sessions;
