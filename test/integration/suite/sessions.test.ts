@@ -183,7 +183,7 @@ describe('sessions view', function () {
 
     // The CLI links it to its parent too.
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const out = execFileSync(process.execPath, [cli, 'ls', '--root', sessionsRoot(), '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync(process.execPath, [cli, 'ls', '--root', sessionsRoot(), '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
     type Info = { path: string; isSubagent: boolean; parentPath?: string; parentSession: string | null };
     const groups = JSON.parse(out.toString('utf8')) as { project: string; sessions: Info[]; subagents: Record<string, Info[]> }[];
     const demo = groups.find((g) => g.project === '/demo/project');
