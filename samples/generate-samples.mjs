@@ -1,4 +1,5 @@
-// Regenerates the hand-written sample sessions (run from the repository root: node samples/generate-samples.mjs).
+// Regenerates the hand-written sample sessions the integration tests use (run from the repository
+// root: node samples/generate-samples.mjs). The demo's sessions are built by samples/demo/world.mjs.
 // The demo session shows a branch, a label, a compaction, tool calls with results (one an error),
 // an inline image and a blob reference whose blob is absent; the XSS session carries script
 // payloads in every field that reaches the screen (the editor must render them as inert text).

@@ -3,7 +3,7 @@
 // its path highlighted. Rows arrive in windows; clicking a row previews the context there.
 import * as l10n from '@vscode/l10n';
 import type { TreeFilter, TreeRow } from '../src/protocol/messages';
-import { formatShortTime, h, icon } from './dom';
+import { formatShortTime, h, icon, kindIcon } from './dom';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
@@ -25,30 +25,14 @@ function filters(): [TreeFilter, string][] {
   ];
 }
 
-const KIND_ICONS: Record<string, string> = {
-  user: 'account',
-  assistant: 'hubot',
-  toolResult: 'output',
-  bashExecution: 'terminal',
-  pythonExecution: 'symbol-method',
-  compaction: 'fold',
-  branch_summary: 'git-branch',
-  custom_message: 'extensions',
-  custom: 'extensions',
-  model_change: 'arrow-swap',
-  thinking_level_change: 'lightbulb',
-  label: 'tag',
-  developer: 'gear',
-  session_init: 'rocket',
-  mode_change: 'symbol-enum',
-  ttsr_injection: 'law',
-};
 
 export interface TreeHost {
   filter(): TreeFilter;
   search(): string;
   setFilter(f: TreeFilter, search: string): void;
   selectLeaf(entryId: string): void;
+  /** The rows of a new filter or search are on screen. */
+  filtered(): void;
 }
 
 export class BranchTree {
@@ -63,6 +47,8 @@ export class BranchTree {
   private focusEntry: string | null = null;
   /** The row of the selected leaf, or of its nearest ancestor the filter shows. */
   private selectedIndex: number | null = null;
+  /** The selected leaf itself is hidden by the filter or search. */
+  private leafHidden = false;
   private generation = 0;
 
   constructor(private readonly host: TreeHost) {
@@ -77,7 +63,7 @@ export class BranchTree {
     let timer = 0;
     const changed = (): void => {
       host.setFilter(select.value as TreeFilter, search.value);
-      void this.load(this.leafId, null);
+      void this.load(this.leafId, null).then(() => host.filtered());
     };
     select.addEventListener('change', changed);
     search.addEventListener('input', () => {
@@ -107,13 +93,17 @@ export class BranchTree {
     this.focusEntry = focusEntryId;
     // Enter on a row reloads the tree: the keyboard user stays on the selected row afterwards.
     const hadFocus = this.list.hasFocus();
-    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start: 0, count: PAGE });
+    // The rows around what is on screen come with the first answer: the list is redrawn in place,
+    // without a flash of placeholders under the pointer.
+    const start = Math.max(0, (this.list.anchor()?.index ?? 0) - 50);
+    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start, count: PAGE });
     if (gen !== this.generation) return;
     this.rows = new Map();
     this.inflight = new Set();
     this.total = first.total;
     this.selectedIndex = first.selectedIndex;
-    for (let k = 0; k < first.rows.length; k++) this.rows.set(k, first.rows[k]!);
+    this.leafHidden = first.leafHidden;
+    for (let k = 0; k < first.rows.length; k++) this.rows.set(start + k, first.rows[k]!);
     this.statusEl.textContent =
       first.hidden > 0 ? l10n.t('{0} shown · {1} hidden by the filter', first.total.toLocaleString(), first.hidden.toLocaleString()) : l10n.t('{0} shown', first.total.toLocaleString());
     this.list.reset(true);
@@ -121,13 +111,22 @@ export class BranchTree {
     if (target !== null) {
       await this.ensure(target);
       if (gen !== this.generation) return;
-      const vp = this.listEl.clientHeight;
-      this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+      // The rows do not move when the selection does (the layout ignores it), so a row the user
+      // clicked is still under the pointer: scroll only to bring a target from elsewhere into view.
+      if (!this.list.isVisible(target)) {
+        const vp = this.listEl.clientHeight;
+        this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
+      }
       if (hadFocus) this.list.focusIndex(target);
     } else {
       this.list.scrollToIndex(0);
       if (hadFocus) this.listEl.focus({ preventScroll: true });
     }
+  }
+
+  /** The row the tree highlights for the selected leaf, and whether the leaf itself is hidden (after a load). */
+  selection(): { row: TreeRow | null; leafHidden: boolean } {
+    return { row: this.selectedIndex === null ? null : (this.rows.get(this.selectedIndex) ?? null), leafHidden: this.leafHidden };
   }
 
   private async ensure(i: number): Promise<void> {
@@ -160,7 +159,7 @@ export class BranchTree {
       { class: cls, role: 'treeitem', 'aria-selected': String(selected), 'data-entry-id': r.entryId, title: [r.kind, r.entryId, r.timestamp, r.depth > 0 ? l10n.t('branch depth {0}', r.depth) : null].filter(Boolean).join(' · ') },
       h('span', { class: 'sl-indent', style: undefined }),
       r.forks ? h('span', { class: 'sl-fork', 'aria-hidden': 'true', title: l10n.t('A side branch starts here') }, '└') : null,
-      icon(KIND_ICONS[r.kind] ?? 'circle-small'),
+      icon(kindIcon(r.kind)),
       r.label ? h('span', { class: 'sl-label-chip' }, r.label) : null,
       h('span', { class: 'sl-tree-text' }, r.text),
       r.isDefaultLeaf

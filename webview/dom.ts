@@ -1,5 +1,7 @@
 // Tiny DOM helpers. Text always goes in through textContent: nothing from a session is ever
 // parsed as HTML here (markdown has its own sanitising path in markdown.ts).
+import { formatDateTime, formatTimeOfDay } from '../src/protocol/dates';
+
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string | undefined> = {},
@@ -54,23 +56,21 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
 
+/** The UI's language, as the host set it on <html>: dates are formatted as the Sessions view formats them. */
+function uiLocale(): string | undefined {
+  return document.documentElement.lang || undefined;
+}
+
+/** A date and time, as everywhere else (src/protocol/dates.ts). */
 export function formatTime(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return formatDateTime(iso, uiLocale());
 }
 
 /** The local day the session started on: short times on other days also say which day. */
-let sessionDay: string | null = null;
-
-function localDay(d: Date): string {
-  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-}
+let sessionStart: string | null = null;
 
 export function setSessionDay(iso: string | null): void {
-  const d = iso ? new Date(iso) : null;
-  sessionDay = d && !Number.isNaN(d.getTime()) ? localDay(d) : null;
+  sessionStart = iso;
 }
 
 /**
@@ -78,10 +78,29 @@ export function setSessionDay(iso: string | null): void {
  * ("Jul 14, 06:45:10 AM"), so rows of a session that spans days never read out of order.
  */
 export function formatShortTime(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  if (sessionDay === null || localDay(d) === sessionDay) return time;
-  return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
+  return formatTimeOfDay(iso, uiLocale(), sessionStart);
+}
+
+/** The codicon of an entry kind (a message role or an entry type), as the branch tree shows it. */
+const KIND_ICONS: Record<string, string> = {
+  user: 'account',
+  assistant: 'hubot',
+  toolResult: 'output',
+  bashExecution: 'terminal',
+  pythonExecution: 'symbol-method',
+  compaction: 'fold',
+  branch_summary: 'git-branch',
+  custom_message: 'extensions',
+  custom: 'extensions',
+  model_change: 'arrow-swap',
+  thinking_level_change: 'lightbulb',
+  label: 'tag',
+  developer: 'gear',
+  session_init: 'rocket',
+  mode_change: 'symbol-enum',
+  ttsr_injection: 'law',
+};
+
+export function kindIcon(kind: string): string {
+  return KIND_ICONS[kind] ?? 'circle-small';
 }

@@ -22,6 +22,12 @@ function button(iconName: string, text: string, title: string, onClick: () => vo
  * cut to fit) muted, and only a session with neither says "(untitled)".
  */
 function titleOf(s: SessionSummary): HTMLElement {
+  const h1 = titleElement(s);
+  if ((h1.textContent ?? '').length <= 16) h1.classList.add('sl-title-short');
+  return h1;
+}
+
+function titleElement(s: SessionSummary): HTMLElement {
   if (s.title !== null) return h('h1', { class: 'sl-title', title: `${s.title}\n${s.filePath}` }, s.title);
   if (s.firstPrompt !== null) {
     const prompt = s.firstPrompt.length > 120 ? `${s.firstPrompt.slice(0, 119).trimEnd()}…` : s.firstPrompt;
@@ -116,7 +122,7 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       s.cwd ? stat(l10n.t('cwd'), s.cwd) : null,
       stat(l10n.t('created'), formatTime(s.created) || '—'),
       stat(l10n.t('modified'), formatTime(s.modified) || '—'),
-      stat(l10n.t('entries'), s.entryCount.toLocaleString(), l10n.t('{0} leaves', s.leafCount.toLocaleString())),
+      stat(l10n.t('entries'), s.entryCount.toLocaleString(), s.leafCount === 1 ? l10n.t('{0} leaf', 1) : l10n.t('{0} leaves', s.leafCount.toLocaleString())),
       stat(l10n.t('messages'), t.messages.toLocaleString()),
       stat(l10n.t('tool calls'), t.toolCalls.toLocaleString()),
       stat(l10n.t('tokens in/out'), `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, l10n.t('From the usage the provider reported')),

@@ -112,7 +112,14 @@ const tree = new BranchTree({
     persist();
   },
   selectLeaf: (entryId) => void selectLeaf(entryId, null),
+  filtered: () => nameLeaf(),
 });
+
+/** The preview's title names the leaf as the tree shows it (its row, or the shown row before it). */
+function nameLeaf(): void {
+  const { row, leafHidden } = tree.selection();
+  preview.nameLeaf(row, leafHidden);
+}
 
 const headerSlot = h('div', { class: 'sl-header-slot' });
 const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);
@@ -121,6 +128,7 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
   state.followDefault = leafId === null || leafId === summary?.defaultLeafId;
   app.dataset.state = 'loading';
   await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
+  nameLeaf();
   app.dataset.state = 'ready';
   post({ type: 'selectionChanged', leafId: preview.leafId });
   persist();
@@ -144,6 +152,7 @@ onHostMessage((msg) => {
       app.dataset.state = 'loading';
       void Promise.all([preview.show(msg.selectLeafId, anchor), tree.load(msg.selectLeafId, null)])
         .then(() => {
+          nameLeaf();
           app.dataset.state = 'ready';
           persist();
         })
@@ -156,7 +165,12 @@ onHostMessage((msg) => {
       const leaf = state.followDefault ? msg.summary.defaultLeafId : preview.leafId;
       // Following the latest entry and looking at the end: stay at the end as it grows.
       const anchor = state.followDefault && a.atEnd ? { entryId: null, offset: 0, toEnd: true } : { entryId: a.entryId, offset: a.offset };
-      void Promise.all([preview.show(leaf, anchor), tree.load(leaf, null)]).then(persist).catch(showError);
+      void Promise.all([preview.show(leaf, anchor), tree.load(leaf, null)])
+        .then(() => {
+          nameLeaf();
+          persist();
+        })
+        .catch(showError);
       return;
     }
     case 'selectLeaf':

@@ -47,7 +47,7 @@ function collapsible(key: string, actions: RowActions, summary: (Node | string)[
 
 function truncNote(from: number | undefined, shown: number): HTMLElement | null {
   if (from === undefined) return null;
-  return h('div', { class: 'sl-trunc' }, l10n.t('… {0} more characters not shown here (open the raw JSONL to see all).', (from - shown).toLocaleString()));
+  return h('div', { class: 'sl-trunc' }, from - shown === 1 ? l10n.t('… {0} more character not shown here (open the raw JSONL to see all).', 1) : l10n.t('… {0} more characters not shown here (open the raw JSONL to see all).', (from - shown).toLocaleString()));
 }
 
 function oneLine(s: string, max = 100): string {
@@ -70,11 +70,11 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       const lines = b.text.split('\n').length;
       const body = h('div', {}, pre, note);
       if (lines <= 12 && b.text.length < 1500) return body;
-      return collapsible(key, actions, [icon('list-flat'), ' ', l10n.t('Output · {0} lines', lines.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], body, 'sl-fold sl-output');
+      return collapsible(key, actions, [icon('list-flat'), ' ', lines === 1 ? l10n.t('Output · {0} line', 1) : l10n.t('Output · {0} lines', lines.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], body, 'sl-fold sl-output');
     }
     case 'thinking':
       if (b.redacted) return h('div', { class: 'sl-thinking sl-muted' }, icon('eye-closed'), ' ', l10n.t('Redacted thinking'));
-      return collapsible(key, actions, [icon('lightbulb'), ' ', l10n.t('Thinking · {0} chars', b.text.length.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], h('pre', { class: 'sl-pre' }, b.text), 'sl-fold sl-thinking');
+      return collapsible(key, actions, [icon('lightbulb'), ' ', b.text.length === 1 ? l10n.t('Thinking · {0} char', 1) : l10n.t('Thinking · {0} chars', b.text.length.toLocaleString()), h('span', { class: 'sl-preview' }, oneLine(b.text))], h('pre', { class: 'sl-pre' }, b.text), 'sl-fold sl-thinking');
     case 'toolCall': {
       const status =
         b.resultIndex === null
@@ -122,7 +122,7 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
         'div',
         { class: 'sl-compaction-head' },
         // The time is in the row head already (as for every message): not repeated here.
-        b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, l10n.t('{0} tokens before', formatTokens(b.tokensBefore))) : null,
+        b.tokensBefore !== null ? h('span', { class: 'sl-chip' }, b.tokensBefore === 1 ? l10n.t('{0} token before', 1) : l10n.t('{0} tokens before', formatTokens(b.tokensBefore))) : null,
       );
       const short = b.shortSummary ? h('p', { class: 'sl-short-summary' }, b.shortSummary) : null;
       const full = h('div', { class: 'sl-md' });
@@ -132,7 +132,7 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
         { class: 'sl-compaction' },
         head,
         short,
-        collapsible(key, actions, [l10n.t('Full summary sent to the model'), h('span', { class: 'sl-muted' }, ' · ', l10n.t('{0} chars', b.summary.length.toLocaleString()))], full, 'sl-fold'),
+        collapsible(key, actions, [l10n.t('Full summary sent to the model'), h('span', { class: 'sl-muted' }, ' · ', b.summary.length === 1 ? l10n.t('{0} char', 1) : l10n.t('{0} chars', b.summary.length.toLocaleString()))], full, 'sl-fold'),
       );
     }
     case 'branchSummary': {

@@ -3,7 +3,7 @@
 // (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
 import * as l10n from '@vscode/l10n';
 import type { ContextInfo, MessageView } from '../src/protocol/messages';
-import { formatTime, formatTokens, h, icon, sentence } from './dom';
+import { formatTime, formatTokens, h, icon, kindIcon, sentence } from './dom';
 import { renderMessageRow, type RowActions } from './messageRow';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
@@ -40,6 +40,9 @@ export class ContextPreview {
   private placeholders = new Set<number>();
   private generation = 0;
   private painted = false;
+  private titleEl: HTMLElement | null = null;
+  /** The tree's row for a leaf the filter hides (see nameLeaf). */
+  private shownAs: { kind: string; text: string; label: string | null; entryId: string } | null = null;
 
   constructor(private readonly host: PreviewHost) {
     this.runtimeEl = h('section', { class: 'sl-runtime', 'aria-label': l10n.t('Runtime state at this leaf') });
@@ -76,6 +79,7 @@ export class ContextPreview {
     // The first page arrives with the context, so the list never flashes placeholders on open.
     const firstPage = info.messageCount > 0 ? await request('getMessages', { leafId: info.leafId, start: 0, count: PAGE }) : { items: [] };
     if (gen !== this.generation) return;
+    if (this.info?.leafId !== info.leafId) this.shownAs = null;
     this.info = info;
     this.msgs = new Map(firstPage.items.map((m) => [m.index, m]));
     this.cuts = new Map();
@@ -304,24 +308,51 @@ export class ContextPreview {
     this.host.onFirstPaint(this.info);
   }
 
+  /**
+   * Names the leaf the way the branch tree shows it (issue 14: "Context at a1000013" named an id
+   * the tree did not show). `shown` is the row the tree highlights: when the filter hides the leaf,
+   * that is its nearest shown ancestor, and the title says a hidden entry follows it.
+   */
+  nameLeaf(shown: { kind: string; text: string; label: string | null; entryId: string } | null, leafHidden: boolean): void {
+    this.shownAs = shown && this.info && shown.entryId !== this.info.leafId && leafHidden ? shown : null;
+    this.renderLeafName();
+  }
+
+  private renderLeafName(): void {
+    const info = this.info;
+    const el = this.titleEl;
+    if (!info || !el) return;
+    const leaf = info.leaf;
+    const row = this.shownAs ?? leaf;
+    const name = row
+      ? h(
+          'span',
+          { class: 'sl-leaf-name', title: [info.leafId, leaf?.kind].filter(Boolean).join(' · '), 'data-entry-id': this.shownAs?.entryId ?? info.leafId ?? '' },
+          icon(kindIcon(row.kind)),
+          row.label ? h('span', { class: 'sl-label-chip' }, row.label) : null,
+          h('span', { class: 'sl-leaf-text' }, row.text),
+        )
+      : h('span', { class: 'sl-leaf-name sl-muted' }, l10n.t('(empty)'));
+    el.replaceChildren(...sentence(l10n.t('Context at {0}', '{0}'), [name], (words) => h('strong', {}, words)));
+    if (this.shownAs && leaf) el.append(h('span', { class: 'sl-muted sl-leaf-hidden' }, ' ', l10n.t('and a {0} entry after it that the filter hides', leaf.kind)));
+  }
+
   private renderRuntime(): void {
     const info = this.info!;
     const r = info.runtime;
     const models = Object.entries(r.models);
     const el = this.runtimeEl;
     el.replaceChildren();
+    const n = info.messageCount;
+    const totals = [
+      n === 1 ? l10n.t('{0} message', 1) : l10n.t('{0} messages', n.toLocaleString()),
+      info.totalTokensEst === 1 ? l10n.t('≈ {0} token est.', 1) : l10n.t('≈ {0} tokens est.', formatTokens(info.totalTokensEst)),
+      info.pathLength === 1 ? l10n.t('path of {0} entry', 1) : l10n.t('path of {0} entries', info.pathLength.toLocaleString()),
+    ];
+    this.titleEl = h('span', { class: 'sl-runtime-leaf' });
+    this.renderLeafName();
     el.append(
-      h(
-        'div',
-        { class: 'sl-runtime-title' },
-        ...sentence(l10n.t('Context at {0}', '{0}'), [h('code', { class: 'sl-leaf-id' }, info.leafId ?? l10n.t('(empty)'))], (words) => h('strong', {}, words)),
-        h(
-          'span',
-          { class: 'sl-muted' },
-          ' · ',
-          l10n.t('{0} messages · ≈ {1} tokens est. · path of {2} entries', info.messageCount.toLocaleString(), formatTokens(info.totalTokensEst), info.pathLength.toLocaleString()),
-        ),
-      ),
+      h('div', { class: 'sl-runtime-title' }, this.titleEl, h('span', { class: 'sl-muted' }, ' · ', totals.join(' · '))),
       h(
         'div',
         { class: 'sl-runtime-grid' },

@@ -143,6 +143,14 @@ export class VirtualList {
     return v.scrollHeight - v.scrollTop - v.clientHeight < 4;
   }
 
+  /** Whether row i is wholly inside the viewport. */
+  isVisible(index: number): boolean {
+    if (this.dirty) this.computeOffsets();
+    if (index < 0 || index >= this.source.count()) return false;
+    const v = this.viewport;
+    return this.offsets[index]! >= v.scrollTop && this.offsets[index + 1]! <= v.scrollTop + v.clientHeight;
+  }
+
   scrollToIndex(index: number, offset = 0): void {
     if (this.dirty) this.computeOffsets();
     const n = this.source.count();

@@ -156,6 +156,8 @@ export const ContextInfoSchema = z.object({
     .nullable(),
   /** Depth of the leaf (entries on its path). */
   pathLength: z.number().int(),
+  /** The leaf as the branch tree shows its row (kind, [label], text), to name it the same way. */
+  leaf: z.object({ kind: z.string(), text: z.string(), label: z.string().nullable() }).nullable(),
 });
 export type ContextInfo = z.infer<typeof ContextInfoSchema>;
 
@@ -200,7 +202,10 @@ export const Requests = {
     result: z.object({
       total: z.number().int(),
       hidden: z.number().int(),
+      /** The row of the selected leaf, or of its nearest ancestor the filter shows. */
       selectedIndex: z.number().int().nullable(),
+      /** The selected leaf is hidden by the filter or search (its ancestor's row is selected instead). */
+      leafHidden: z.boolean(),
       focusIndex: z.number().int().nullable(),
       rows: z.array(TreeRowSchema),
     }),

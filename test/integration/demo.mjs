@@ -1,5 +1,5 @@
-// `npm run demo`: a VS Code with Session Loom loaded from this checkout, on the shared
-// fixture sessions plus samples/sessions (built by workspace.mjs into .vscode-test/demo/).
+// `npm run demo`: a VS Code with Session Loom loaded from this checkout, on the demo world of
+// samples/demo/ (realistic sessions, built fresh into .vscode-test/demo/ on every start).
 //
 // - With `code` on PATH: opens desktop VS Code in a separate profile (its own user-data
 //   dir, other extensions disabled) whose user settings point sessionLoom.sessionRoots at
@@ -8,17 +8,21 @@
 // - Otherwise (or with --web): starts the VS Code server from code-server with HOME set to
 //   the demo home and prints a localhost URL; runs until Ctrl-C.
 //
-// --check: web mode, but instead of waiting, load the URL in headless Chromium, open the
-// Session Loom view, save test-results/screenshots/demo.png and exit (0 = the view listed
-// the demo projects). SESSION_LOOM_DEMO_PORT picks the port (default: a free one).
+// --check: web mode, but instead of waiting, load the URL in headless Chromium, use the demo as a
+// new user would (demoTour.mjs), save test-results/screenshots/demo.png and exit (0 = the view
+// lists the demo's own projects first and its main session opens, with its images).
+// --screenshots: the same, then take the README's screenshots into docs/screenshots/.
+// SESSION_LOOM_DEMO_PORT picks the port (default: a free one).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, startCodeServer } from './codeServer.mjs';
 import { isInstalled, repoRoot, requireChromium } from './setup.mjs';
-import { buildTestHome } from './workspace.mjs';
+import { buildDemoHome } from '../../samples/demo/world.mjs';
+import { checkDemo, takeReadmeScreenshots } from './demoTour.mjs';
 
-const check = process.argv.includes('--check');
+const screenshots = process.argv.includes('--screenshots');
+const check = screenshots || process.argv.includes('--check');
 const web = check || process.argv.includes('--web') || !hasCode();
 const demoDir = path.join(repoRoot, '.vscode-test', 'demo');
 
@@ -28,7 +32,7 @@ function hasCode() {
 
 function buildDemo() {
   rmSync(demoDir, { recursive: true, force: true });
-  const world = buildTestHome(demoDir);
+  const world = buildDemoHome(demoDir);
   const count = Object.values(world.projects).flat().length;
   console.log(`[demo] ${count} sessions in ${Object.keys(world.projects).length} projects under ${world.sessionsDir}`);
   return world;
@@ -80,21 +84,20 @@ async function serve(world) {
     console.log(`\nSession Loom demo (VS Code 1.100.3 in the browser) — open:\n\n  ${url}\n\nPress Ctrl-C to stop.`);
     return;
   }
-  await stop(await checkInBrowser(url));
+  await stop(await checkInBrowser(url, world));
 }
 
-/** Loads the demo like a user would and looks for the Session Loom view with its projects. */
-async function checkInBrowser(url) {
+/** Loads the demo like a user would (demoTour.mjs); with --screenshots, takes the README's. */
+async function checkInBrowser(url, world) {
   const { browser, page } = await launchBrowser();
   const shot = path.join(repoRoot, 'test-results', 'screenshots', 'demo.png');
+  mkdirSync(path.dirname(shot), { recursive: true });
   try {
     await page.goto(url);
-    const icon = page.locator('.activitybar [aria-label^="Session Loom"]').first();
-    await icon.waitFor({ timeout: 60_000 });
-    await icon.click();
-    await page.locator('.monaco-list-row:has-text("/Users/badlogic/workspaces/pi-mono")').first().waitFor({ timeout: 30_000 });
+    await checkDemo(page);
     await page.screenshot({ path: shot });
-    console.log(`[demo] check passed: the activity bar shows Session Loom and its view lists the demo projects (${path.relative(repoRoot, shot)})`);
+    console.log(`[demo] check passed: the Sessions view lists the demo's projects and its main session opens with its images (${path.relative(repoRoot, shot)})`);
+    if (screenshots) await takeReadmeScreenshots(page, world, path.join(repoRoot, 'docs', 'screenshots'));
     return 0;
   } catch (err) {
     await page.screenshot({ path: shot }).catch(() => {});

@@ -12,7 +12,9 @@
 //   POST /frame-text { selector, urlContains?, timeoutMs? }
 //        waits until an element matching `selector` exists in any frame (webviews are nested
 //        iframes; `urlContains` narrows the frames by URL) → { text, frameUrl }  (innerText)
-//   POST /click { selector, frameUrlContains?, timeoutMs? } → { frameUrl }
+//   POST /click { selector, frameUrlContains?, timeoutMs?, button?, count?, position? } → { frameUrl }
+//        button "right" opens a context menu, count 2 is a double click, position {x, y} is
+//        relative to the element's top left (default: its centre)
 //   POST /keys { keys: string | string[] }              each one through page.keyboard.press,
 //        e.g. "Control+Shift+P", "Escape"; or { text } typed with page.keyboard.type → { ok: true }
 //   POST /box { selector, frameUrlContains?, timeoutMs? } → { x, y, width, height }  (page pixels;
@@ -27,7 +29,7 @@ import path from 'node:path';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** First locator matching `selector` in a frame whose URL contains `urlContains`, waiting up to `timeoutMs`. */
-async function findInFrames(page, selector, urlContains, timeoutMs) {
+export async function findInFrames(page, selector, urlContains, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
@@ -67,9 +69,11 @@ function routes(page, screenshotsDir, log) {
       const { frame, loc } = await findInFrames(page, selector, urlContains, timeoutMs);
       return { text: await loc.innerText(), frameUrl: frame.url() };
     },
-    'POST /click': async ({ selector, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS }) => {
+    'POST /click': async ({ selector, frameUrlContains, timeoutMs = DEFAULT_TIMEOUT_MS, button = 'left', count = 1, position }) => {
       const { frame, loc } = await findInFrames(page, selector, frameUrlContains, timeoutMs);
-      await loc.click({ timeout: timeoutMs });
+      const opts = { timeout: timeoutMs, button, ...(position ? { position } : {}) };
+      if (count === 2) await loc.dblclick(opts);
+      else await loc.click(opts);
       return { frameUrl: frame.url() };
     },
     // Runs `body` (a function body over `el` and `arg`) on the first match in any frame and

@@ -1,6 +1,7 @@
-// Builds the world the extension sees in integration tests and demos: a fake home with an
-// xcsh sessions tree made of the shared real-session fixtures (copied byte-exact), an empty
-// blob store, and a `workspace/` folder that VS Code opens.
+// Builds the world the extension sees in integration tests: a fake home with an xcsh sessions
+// tree made of the shared real-session fixtures (copied byte-exact) and the hostile samples of
+// samples/sessions (the XSS one among them), an empty blob store, and a `workspace/` folder that
+// VS Code opens. The demo has a world of its own: samples/demo/world.mjs.
 //
 //   <tmp>/home/.xcsh/agent/sessions/--Users-badlogic-workspaces-pi-mono--/<ts>_<id>.jsonl   upstream-full
 //   <tmp>/home/.xcsh/agent/sessions/--Users-badlogic-workspaces-pi-mono--/pi-*.v1.*.jsonl   upstream excerpts

@@ -70,10 +70,12 @@ describe('session editor windows', () => {
 /**
  * The rows as the Sessions view's computeVisibleTree (its id-keyed maps) shows the visible tree,
  * flattened with the editor's rule (a fork's first child continues the line, the others follow
- * one level deeper): a plain reference for flattenTree's position-based flattening.
+ * one level deeper): a plain reference for flattenTree's position-based flattening. The rows are
+ * those of the default leaf, as in the Sessions view; the selected `leaf` only picks the selected
+ * row and the highlighted path (issue 14: selecting never moves a row).
  */
 function referenceRows(index: TreeIndex, filter: TreeFilterMode, search: string, leaf: string | null) {
-  const src = { ...treeSourceFromIndex(index), leafId: leaf };
+  const src = treeSourceFromIndex(index);
   const tree = computeVisibleTree(src, { filter, tokens: tokenizeSearch(search) });
   const rows: { id: string; depth: number; forks: boolean }[] = [];
   const stack: [string, number, boolean][] = [];
@@ -88,8 +90,10 @@ function referenceRows(index: TreeIndex, filter: TreeFilterMode, search: string,
     rows.push({ id, depth, forks });
     push(tree.children.get(id) ?? [], depth);
   }
-  const target = leaf === null ? undefined : nearestVisible(tree, src, leaf);
-  return { rows, hidden: tree.hidden, selected: target === undefined ? null : rows.findIndex((r) => r.id === target), onPath: tree.activePath };
+  const target = leaf === null || !index.has(leaf) ? undefined : nearestVisible(tree, src, leaf);
+  const onPath = new Set<string>();
+  for (let id: string | null = leaf !== null && index.has(leaf) ? leaf : null; id !== null && !onPath.has(id); id = index.parentOf(id)) onPath.add(id);
+  return { rows, hidden: tree.hidden, selected: target === undefined ? null : rows.findIndex((r) => r.id === target), onPath };
 }
 
 function assertSameRows(index: TreeIndex, filter: TreeFilterMode, search: string, leaf: string | null, what: string): void {
@@ -103,6 +107,40 @@ function assertSameRows(index: TreeIndex, filter: TreeFilterMode, search: string
     assert.equal(flat.rowAt[index.indexOf(id)], i, `${what}: rowAt`);
     assert.equal(flat.onPath[index.indexOf(id)] === 1, ref.onPath.has(id), `${what}: onPath of ${id}`);
   }
+}
+
+// Random trees (forks, hidden runs, orphans, duplicate ids) for the property tests below.
+const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'];
+const entryArb = fc.record({
+  id: fc.constantFrom(...ids),
+  parent: fc.option(fc.constantFrom(...ids, 'missing'), { nil: null }),
+  kind: fc.constantFrom('user', 'assistant-text', 'assistant-empty', 'assistant-tools', 'toolResult', 'model_change', 'label'),
+  word: fc.constantFrom('alpha', 'beta', ''),
+});
+
+type RandomEntry = typeof entryArb extends fc.Arbitrary<infer T> ? T : never;
+
+function randomEntries(raw: RandomEntry[]): SessionEntry[] {
+  return raw.map((r, n): SessionEntry => {
+    const base = { id: r.id, parentId: r.parent, timestamp: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z` };
+    const text = r.word ? [{ type: 'text', text: `${r.word} ${n}` }] : [];
+    switch (r.kind) {
+      case 'user':
+        return { ...base, type: 'message', message: { role: 'user', content: text } } as unknown as SessionEntry;
+      case 'assistant-text':
+        return { ...base, type: 'message', message: { role: 'assistant', content: text } } as unknown as SessionEntry;
+      case 'assistant-empty':
+        return { ...base, type: 'message', message: { role: 'assistant', content: [] } } as unknown as SessionEntry;
+      case 'assistant-tools':
+        return { ...base, type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 't', name: 'bash', arguments: {} }] } } as unknown as SessionEntry;
+      case 'toolResult':
+        return { ...base, type: 'message', message: { role: 'toolResult', toolCallId: 't', content: text } } as unknown as SessionEntry;
+      case 'model_change':
+        return { ...base, type: 'model_change', model: 'm' } as unknown as SessionEntry;
+      default:
+        return { ...base, type: 'label', targetId: ids[n % ids.length]!, label: r.word || undefined } as unknown as SessionEntry;
+    }
+  });
 }
 
 describe('editor branch tree rows', () => {
@@ -123,39 +161,28 @@ describe('editor branch tree rows', () => {
   });
 
   it('equal the Sessions view visible tree on random trees (forks, hidden runs, orphans, duplicates)', () => {
-    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'];
-    const entryArb = fc.record({
-      id: fc.constantFrom(...ids),
-      parent: fc.option(fc.constantFrom(...ids, 'missing'), { nil: null }),
-      kind: fc.constantFrom('user', 'assistant-text', 'assistant-empty', 'assistant-tools', 'toolResult', 'model_change', 'label'),
-      word: fc.constantFrom('alpha', 'beta', ''),
-    });
     fc.assert(
       fc.property(fc.array(entryArb, { maxLength: 14 }), fc.constantFrom(...TREE_FILTER_MODES), fc.constantFrom('', 'alpha', 'user beta'), fc.nat(), (raw, filter, search, pick) => {
-        const entries = raw.map((r, n): SessionEntry => {
-          const base = { id: r.id, parentId: r.parent, timestamp: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z` };
-          const text = r.word ? [{ type: 'text', text: `${r.word} ${n}` }] : [];
-          switch (r.kind) {
-            case 'user':
-              return { ...base, type: 'message', message: { role: 'user', content: text } } as unknown as SessionEntry;
-            case 'assistant-text':
-              return { ...base, type: 'message', message: { role: 'assistant', content: text } } as unknown as SessionEntry;
-            case 'assistant-empty':
-              return { ...base, type: 'message', message: { role: 'assistant', content: [] } } as unknown as SessionEntry;
-            case 'assistant-tools':
-              return { ...base, type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 't', name: 'bash', arguments: {} }] } } as unknown as SessionEntry;
-            case 'toolResult':
-              return { ...base, type: 'message', message: { role: 'toolResult', toolCallId: 't', content: text } } as unknown as SessionEntry;
-            case 'model_change':
-              return { ...base, type: 'model_change', model: 'm' } as unknown as SessionEntry;
-            default:
-              return { ...base, type: 'label', targetId: ids[n % ids.length]!, label: r.word || undefined } as unknown as SessionEntry;
-          }
-        });
+        const entries = randomEntries(raw);
         const index = buildTreeIndex(entries);
         const all = [...new Set(entries.map((e) => e.id))];
         const leaf = all.length === 0 || pick % 5 === 0 ? null : all[pick % all.length]!;
         assertSameRows(index, filter, search, leaf, `random ${filter} "${search}" @${leaf}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('keep every row in place whichever leaf is selected: only the highlight moves (issue 14.2)', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { minLength: 1, maxLength: 14 }), fc.constantFrom(...TREE_FILTER_MODES), fc.nat(), fc.nat(), (raw, filter, a, b) => {
+        const index = buildTreeIndex(randomEntries(raw));
+        const all = [...new Set(index.entries.map((e) => e.id))];
+        const rows = (leaf: string) => {
+          const flat = flattenTree(index, filter, '', leaf);
+          return { ids: flat.ids, depths: [...flat.depths], forks: [...flat.forks], hidden: flat.hidden };
+        };
+        assert.deepEqual(rows(all[a % all.length]!), rows(all[b % all.length]!));
       }),
       { numRuns: 400 },
     );

@@ -43,6 +43,7 @@ for (const [name, make] of backends) {
     lines = await readLines(storage, path);
     assert.equal(lines.length, 5);
     assert.equal(lines[4].parentId, lines[3].id);
+    await m.close();
   });
 
   test(`[${name}] writes are serialised in call order through one chain`, async () => {
@@ -56,6 +57,7 @@ for (const [name, make] of backends) {
     const lines = await readLines(storage, m.getSessionFile());
     assert.deepEqual(lines.slice(3).map((l) => l.id), ids);
     assert.deepEqual(m.getEntries().map((e) => e.id), lines.slice(1).map((l) => l.id));
+    await m.close();
   });
 
   test(`[${name}] tree: parent = leaf, branch moves only the leaf, resetLeaf → new root, branchWithSummary`, async () => {
@@ -89,6 +91,7 @@ for (const [name, make] of backends) {
     await m.flush();
     const onDisk = await readLines(storage, m.getSessionFile());
     assert.equal(onDisk.length, m.getEntries().length + 1);
+    await m.close();
   });
 
   test(`[${name}] every append type writes its entry`, async () => {
@@ -113,6 +116,7 @@ for (const [name, make] of backends) {
     assert.equal(ctx.mode, 'plan');
     assert.deepEqual(ctx.injectedTtsrRules, ['r1']);
     assert.equal(ctx.messages[0]!.role, 'compactionSummary');
+    await m.close();
   });
 
   test(`[${name}] persistence errors are latched, logged once, and rethrown`, async () => {
@@ -136,6 +140,7 @@ for (const [name, make] of backends) {
     await assert.rejects(m.setSessionName('x'), /disk full/);
     assert.equal(logs.length, 1);
     assert.match(logs[0]!, new RegExp(m.getSessionFile().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await m.close().catch(() => undefined); // the latched error again; the file handle is closed
   });
 
   test(`[${name}] Part C §1: a non-empty headerless file is an error and never overwritten`, async () => {
@@ -171,6 +176,7 @@ for (const [name, make] of backends) {
     const m2 = await SessionManager.open(missing, { storage });
     assert.equal(m2.getEntries().length, 0);
     assert.equal(storage.existsSync(missing), false);
+    await m.close();
   });
 
   test(`[${name}] open: loads, leaf = last entry, appends continue the file`, async () => {
@@ -185,6 +191,7 @@ for (const [name, make] of backends) {
     assert.equal(m2.getEntry(u)!.parentId, a);
     await m2.flush();
     assert.equal((await readLines(storage, m.getSessionFile())).length, 4);
+    await m2.close();
   });
 
   test(`[${name}] setSessionName: sanitised, titleSource user, header line only; later appends still land`, async () => {
@@ -207,6 +214,7 @@ for (const [name, make] of backends) {
     const lines = await readLines(storage, m.getSessionFile());
     assert.equal(lines.length, 4, 'the append went to the renamed file, not an orphaned inode');
     assert.equal(lines[3].message.content, 'after rename');
+    await m.close();
   });
 
   test(`[${name}] rewriteEntries rewrites the file atomically from memory`, async () => {
@@ -222,6 +230,7 @@ for (const [name, make] of backends) {
     m.appendMessage(user('z'));
     await m.flush();
     assert.equal((await readLines(storage, m.getSessionFile())).length, 4);
+    await m.close();
   });
 
   test(`[${name}] continueRecent: terminal breadcrumb first, then the newest mtime, else a new session`, async () => {
@@ -262,6 +271,7 @@ for (const [name, make] of backends) {
     const lines = await readLines(storage, f.getSessionFile());
     assert.equal(lines[0].parentSession, src.getSessionFile());
     assert.deepEqual(lines.slice(1).map((l) => l.id), src.getEntries().map((e) => e.id));
+    await f.close();
   });
 }
 
@@ -340,6 +350,7 @@ test('rewriteEntries refuses when the opened file had unreadable lines (they wou
   await m.flush();
   assert.ok(readFileSync(p).length > before.length);
   assert.ok(readFileSync(p).subarray(0, before.length).equals(before));
+  await m.close();
 });
 
 test('rewriteEntries names a run of unreadable lines by its range, and refuses over a record nested too deep or a torn fragment (issue 15)', async () => {

@@ -13,6 +13,7 @@ import { cwdDirNames, decodeCwd } from '../formats/xcsh/cwd';
 import { readJsonlPrefix } from '../formats/xcsh/jsonl';
 import { contentText } from '../formats/xcsh/stats';
 import { english, type Translate } from '../l10n';
+import { isMeaningfulPrompt } from './prompts';
 
 export const METADATA_PREFIX_BYTES = 4096;
 const METADATA_RETRY_BYTES = 64 * 1024;
@@ -34,6 +35,11 @@ export interface SessionInfo {
   /** Header version (absent = 1), or null without a header. */
   version: number | null;
   firstUserMessage: string | null;
+  /**
+   * The first user message that says what the session is about (a bare slash command or id does
+   * not; see prompts.ts), or null when the prefix holds none: what an untitled session is called.
+   */
+  firstPrompt: string | null;
   parentSession: string | null;
   /** `<parent file without .jsonl>/<id>.jsonl` (Part B §13), or a file starting with session_init. */
   isSubagent: boolean;
@@ -60,13 +66,14 @@ export function idFromFileName(file: string): string {
   return u >= 0 ? b.slice(u + 1) : b;
 }
 
-function firstUserIn(records: { value: Record<string, unknown> }[]): string | null {
+/** The first user message (any, or the first `meaningful` one) of `records`, cut to FIRST_MESSAGE_MAX_CHARS. */
+function firstUserIn(records: { value: Record<string, unknown> }[], meaningful = false): string | null {
   for (const r of records) {
     if (r.value.type !== 'message') continue;
     const m = r.value.message as { role?: unknown; content?: unknown } | undefined;
     if (m && m.role === 'user') {
       const t = contentText(m.content).trim();
-      if (t) return t.length > FIRST_MESSAGE_MAX_CHARS ? t.slice(0, FIRST_MESSAGE_MAX_CHARS) + '…' : t;
+      if (t && (!meaningful || isMeaningfulPrompt(t))) return t.length > FIRST_MESSAGE_MAX_CHARS ? t.slice(0, FIRST_MESSAGE_MAX_CHARS) + '…' : t;
     }
   }
   return null;
@@ -97,13 +104,15 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
   let headerRec = records[0]?.value;
   let hasHeader = headerRec?.type === 'session' && typeof headerRec.id === 'string';
   let firstUser = hasHeader ? firstUserIn(records.slice(1)) : firstUserIn(records);
-  if (parse.truncated && (!hasHeader || firstUser === null)) {
+  let firstPrompt = hasHeader ? firstUserIn(records.slice(1), true) : firstUserIn(records, true);
+  if (parse.truncated && (!hasHeader || firstPrompt === null)) {
     try {
       const more = await readJsonlPrefix(path, METADATA_RETRY_BYTES);
       records = more.records;
       headerRec = records[0]?.value;
       hasHeader = headerRec?.type === 'session' && typeof headerRec.id === 'string';
       firstUser = hasHeader ? firstUserIn(records.slice(1)) : firstUserIn(records);
+      firstPrompt = hasHeader ? firstUserIn(records.slice(1), true) : firstUserIn(records, true);
       parse = more;
     } catch {
       // keep the first answer
@@ -128,6 +137,7 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
     size: st.size,
     version: h ? (typeof h.version === 'number' ? h.version : 1) : null,
     firstUserMessage: firstUser,
+    firstPrompt,
     parentSession: str(h?.parentSession),
     isSubagent: underParent || firstEntry?.type === 'session_init',
     damaged: !h,

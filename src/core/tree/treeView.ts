@@ -376,8 +376,8 @@ export function nearestVisible(tree: VisibleTree, src: TreeSource, id: string): 
   return undefined;
 }
 
-/** The label of a run node: "N entries: first user text …". */
-export function runTitle(src: TreeSource, ids: readonly string[], max = 80, l10nT: Translate = english): string {
+/** The label of a run node: its first user text (else its first entry's); the view says how many entries it holds beside it. */
+export function runTitle(src: TreeSource, ids: readonly string[], max = 80): string {
   let first: ViewEntry | undefined;
   for (const id of ids) {
     const e = src.entry(id);
@@ -387,7 +387,7 @@ export function runTitle(src: TreeSource, ids: readonly string[], max = 80, l10n
     }
   }
   first ??= src.entry(ids[0]!);
-  return l10nT('{0} entries: {1}', ids.length, first ? entryPreview(first, max) : '');
+  return first ? entryPreview(first, max) : '';
 }
 
 /** The view of the core's tree index (src/core/tree/tree.ts) that the branch tree reads. */

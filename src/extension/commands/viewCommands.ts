@@ -2,9 +2,10 @@
 import * as vscode from 'vscode';
 import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
 import type { LoomNode } from '../sessions/nodes';
+import { OpenGesture, showOptionsOf } from '../sessions/openGesture';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { prompts } from './prompts';
-import { targetEntry, targetFiles } from './targets';
+import { isLoomNode, targetEntry, targetFiles } from './targets';
 
 /** `sessionLoom.filter.noTools` etc.: one command per filter for the view-title submenu. */
 export const FILTER_COMMANDS: Record<TreeFilterMode, string> = {
@@ -79,11 +80,50 @@ export async function revealEntry(provider: SessionsTreeProvider, arg?: unknown,
   return revealAndSelect(provider, node, find, true);
 }
 
+/**
+ * Shows a session file or folder: in the operating system's file manager when the host can
+ * (`os`), else — or when asked — in the Explorer view if it is in the workspace, else its path
+ * goes to the clipboard with a message saying so. Never a "command not found".
+ */
+async function revealFile(uri: vscode.Uri, where: 'os' | 'explorer' = 'os'): Promise<void> {
+  const commands = await vscode.commands.getCommands(true);
+  if (where === 'os' && commands.includes('revealFileInOS') && vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
+    await vscode.commands.executeCommand('revealFileInOS', uri);
+  } else if (vscode.workspace.getWorkspaceFolder(uri) !== undefined) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+  } else {
+    await vscode.env.clipboard.writeText(uri.fsPath);
+    prompts.info(vscode.l10n.t('{0} is outside the workspace, so the Explorer cannot show it; its path is on the clipboard.', uri.fsPath));
+  }
+}
+
+/**
+ * What a click on a session or entry row does (its TreeItem command): opens the session editor,
+ * at the entry's leaf for an entry row, as a preview or pinned (see openGesture.ts).
+ */
+async function openRow(gesture: OpenGesture, node: unknown): Promise<void> {
+  if (!isLoomNode(node) || (node.kind !== 'session' && node.kind !== 'entry')) return;
+  const show = showOptionsOf(gesture.decide(node.id, Date.now()));
+  if (node.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(node.file), undefined, show);
+  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(node.session.file), node.entryId, show);
+}
+
 export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {
   const firstFile = (arg: unknown) => targetFiles(provider, arg, undefined)[0];
+  const gesture = new OpenGesture();
   return vscode.Disposable.from(
+    vscode.commands.registerCommand('sessionLoom.openRow', (node?: unknown) => openRow(gesture, node)),
+    // Enter in the view (a keybinding): VS Code's own list.select then selects the focused row and
+    // runs its command, which the gesture marks as pinned; rows without a command still toggle.
+    vscode.commands.registerCommand('sessionLoom.openRowFromKeyboard', async () => {
+      gesture.keyboard(Date.now());
+      await vscode.commands.executeCommand('list.select');
+    }),
     vscode.commands.registerCommand('sessionLoom.refresh', () => provider.refresh()),
     ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(FILTER_COMMANDS[mode], () => provider.setFilter(mode))),
+    // The filter menu's item for the current filter: VS Code 1.100 ignores `toggled` in an
+    // extension's commands, so the check mark is a twin command shown only for the current mode.
+    ...TREE_FILTER_MODES.map((mode) => vscode.commands.registerCommand(`${FILTER_COMMANDS[mode]}.current`, () => provider.setFilter(mode))),
     vscode.commands.registerCommand('sessionLoom.setTreeFilter', async () => {
       const picked = await vscode.window.showQuickPick(
         TREE_FILTER_MODES.map((mode) => ({ label: treeFilterTitle(mode, vscode.l10n.t), description: mode === provider.filter ? vscode.l10n.t('current') : undefined, mode })),
@@ -107,6 +147,17 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     vscode.commands.registerCommand('sessionLoom.clearSearch', () => provider.setSearch('')),
     vscode.commands.registerCommand('sessionLoom.stopSearch', () => provider.search.stop()),
     vscode.commands.registerCommand('sessionLoom.revealEntry', (arg?: unknown, entryId?: unknown) => revealEntry(provider, arg, entryId)),
+    // A run row ("7 entries: …"): the context at its last entry, and the ids of its entries.
+    vscode.commands.registerCommand('sessionLoom.previewContextAtRunEnd', async (arg?: unknown) => {
+      if (!isLoomNode(arg) || arg.kind !== 'run') return;
+      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.ids[arg.ids.length - 1]);
+    }),
+    vscode.commands.registerCommand('sessionLoom.copyEntryIds', async (arg?: unknown) => {
+      if (!isLoomNode(arg) || arg.kind !== 'run') return undefined;
+      const ids = arg.ids.join('\n');
+      await vscode.env.clipboard.writeText(ids);
+      return ids;
+    }),
     vscode.commands.registerCommand('sessionLoom.copyEntryId', async (arg?: unknown, b?: unknown) => {
       const t = targetEntry(provider, arg, b);
       if (t) await vscode.env.clipboard.writeText(t.entryId);
@@ -117,10 +168,18 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
       if (file) await vscode.env.clipboard.writeText(file);
       return file;
     }),
+    // The menus offer each only where the host has it: revealFileInOS exists in desktop VS Code
+    // on local files (not in a browser, nor for a remote machine's files); the Explorer view
+    // shows only what is inside a workspace folder. Run from elsewhere, neither fails.
     vscode.commands.registerCommand('sessionLoom.revealInFileExplorer', async (arg?: unknown) => {
       const node = arg as LoomNode | undefined;
       const file = node?.kind === 'project' ? node.info.dir : firstFile(arg);
-      if (file) await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(file));
+      if (file) await revealFile(vscode.Uri.file(file));
+    }),
+    vscode.commands.registerCommand('sessionLoom.revealInExplorerView', async (arg?: unknown) => {
+      const node = arg as LoomNode | undefined;
+      const file = node?.kind === 'project' ? node.info.dir : firstFile(arg);
+      if (file) await revealFile(vscode.Uri.file(file), 'explorer');
     }),
     vscode.commands.registerCommand('sessionLoom.addSessionRoot', async () => {
       const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: vscode.l10n.t('Add Sessions Folder') });

@@ -138,15 +138,16 @@ function migrationLine(file: string, loaded: LoadedSession): string {
   const r = loaded.migration;
   const parts = [
     vscode.l10n.t('v{0} → v{1}', r.fromVersion, r.toVersion),
-    vscode.l10n.t('{0} of {1} entries touched', r.entriesTouched, loaded.entries.length),
-    vscode.l10n.t('{0} ids assigned', r.idsAssigned),
+    loaded.entries.length === 1 ? vscode.l10n.t('{0} of {1} entry touched', r.entriesTouched, 1) : vscode.l10n.t('{0} of {1} entries touched', r.entriesTouched, loaded.entries.length),
+    r.idsAssigned === 1 ? vscode.l10n.t('{0} id assigned', 1) : vscode.l10n.t('{0} ids assigned', r.idsAssigned),
   ];
-  if (r.compactionsMigrated) parts.push(vscode.l10n.t('{0} compactions relinked', r.compactionsMigrated));
-  if (r.rolesRewritten) parts.push(vscode.l10n.t('{0} hookMessage roles → custom', r.rolesRewritten));
-  if (r.unresolvedCompactions.length) parts.push(vscode.l10n.t('{0} compactions left unresolved', r.unresolvedCompactions.length));
+  if (r.compactionsMigrated) parts.push(r.compactionsMigrated === 1 ? vscode.l10n.t('{0} compaction relinked', 1) : vscode.l10n.t('{0} compactions relinked', r.compactionsMigrated));
+  if (r.rolesRewritten) parts.push(r.rolesRewritten === 1 ? vscode.l10n.t('{0} hookMessage role → custom', 1) : vscode.l10n.t('{0} hookMessage roles → custom', r.rolesRewritten));
+  const unresolved = r.unresolvedCompactions.length;
+  if (unresolved) parts.push(unresolved === 1 ? vscode.l10n.t('{0} compaction left unresolved', 1) : vscode.l10n.t('{0} compactions left unresolved', unresolved));
   // A run of unreadable lines is one diagnostic with a count (issue 15).
   const unreadable = loaded.diagnostics.filter((d) => d.kind === 'invalid-json' || d.kind === 'not-an-object' || d.kind === 'too-deep').reduce((n, d) => n + (d.count ?? 1), 0);
-  if (unreadable) parts.push(vscode.l10n.t('{0} unreadable lines kept verbatim', unreadable));
+  if (unreadable) parts.push(unreadable === 1 ? vscode.l10n.t('{0} unreadable line kept verbatim', 1) : vscode.l10n.t('{0} unreadable lines kept verbatim', unreadable));
   return vscode.l10n.t('• {0}: {1}', path.basename(file), parts.join(', '));
 }
 
@@ -245,7 +246,7 @@ async function recoveredSession(file: string, loaded: LoadedSession): Promise<{ 
   notes.push(base.cwd ? vscode.l10n.t('header rebuilt (id {0}, cwd {1})', id, base.cwd) : vscode.l10n.t('header rebuilt (id {0})', id));
   if (headerVersion(base) < CURRENT_SESSION_VERSION) {
     const m = migrateSession(base, loaded.entries);
-    notes.push(vscode.l10n.t('migrated v1 → v3 ({0} ids assigned)', m.report.idsAssigned));
+    notes.push(m.report.idsAssigned === 1 ? vscode.l10n.t('migrated v1 → v3 ({0} id assigned)', 1) : vscode.l10n.t('migrated v1 → v3 ({0} ids assigned)', m.report.idsAssigned));
     return { header: m.header, entries: m.entries, notes };
   }
   return { header: base, entries: loaded.entries, notes };
@@ -276,10 +277,11 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
     const n = dropped.reduce((sum, d) => sum + (d.count ?? 1), 0);
     notes.push(n === 1 ? vscode.l10n.t('{0} unreadable line dropped (line {1})', n, lines) : vscode.l10n.t('{0} unreadable lines dropped (line {1})', n, lines));
   }
-  if (count('glued-records').length) notes.push(vscode.l10n.t('{0} glued records split', count('glued-records').length));
+  const glued = count('glued-records').length;
+  if (glued) notes.push(glued === 1 ? vscode.l10n.t('{0} glued record split', 1) : vscode.l10n.t('{0} glued records split', glued));
   if (count('torn-tail').length) notes.push(vscode.l10n.t('torn last line dropped'));
   const detail = [
-    vscode.l10n.t('{0} entries recovered.', entries.length),
+    entries.length === 1 ? vscode.l10n.t('{0} entry recovered.', 1) : vscode.l10n.t('{0} entries recovered.', entries.length),
     ...notes.map((n) => `• ${n}`),
     '',
     vscode.l10n.t('The original stays untouched: {0}', file),
@@ -297,7 +299,10 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
       await revealSession(provider, target);
       // Not awaited: the notification stays until clicked or dismissed; the command is done.
       const openSession = vscode.l10n.t('Open Session');
-      const wrote = vscode.l10n.t('Repair into New File: wrote {0} ({1} entries) next to the original, which is unchanged.', path.basename(target), entries.length);
+      const wrote =
+        entries.length === 1
+          ? vscode.l10n.t('Repair into New File: wrote {0} ({1} entry) next to the original, which is unchanged.', path.basename(target), 1)
+          : vscode.l10n.t('Repair into New File: wrote {0} ({1} entries) next to the original, which is unchanged.', path.basename(target), entries.length);
       void Promise.resolve(prompts.info(wrote, openSession)).then((open) =>
         open === openSession ? vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(target)) : undefined,
       );

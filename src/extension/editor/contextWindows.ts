@@ -7,6 +7,7 @@ import type { SessionEntry } from '../../core/formats/xcsh/schemas';
 import type { ContextInfo, MessageView } from '../../protocol/messages';
 import { estimateTokens, messageParts, type MessageParts } from './messageView';
 import type { SessionSnapshot } from './sessionSnapshot';
+import { rowDisplay } from './treeRows';
 
 type Obj = Record<string, unknown>;
 
@@ -132,6 +133,7 @@ export class ContextWindows {
       },
       compaction,
       pathLength: ctx.leafId ? index.depth(ctx.leafId) + 1 : 0,
+      leaf: ctx.leafId && index.has(ctx.leafId) ? rowDisplay(index, ctx.leafId) : null,
     };
     return { ctx, info, cumulative, tokens, callIndex, resultIndex, keptEnd };
   }

@@ -15,7 +15,7 @@ import { rowOfEntry, treeRows } from './treeRows';
 import type { SessionDocument } from './sessionDocument';
 
 export interface PanelHooks {
-  /** A leaf selection waiting for this document (previewContextAt before the editor existed). */
+  /** A leaf selection waiting for a new editor of this document (previewContextAt opening it). */
   takePendingSelection(uri: vscode.Uri): { leafId: string; revealEntryId: string | null } | undefined;
   log(line: string): void;
 }
@@ -24,15 +24,23 @@ export class EditorPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   private readonly queued: HostToWebview[] = [];
+  /** A leaf chosen while the webview was gone (hidden, or not loaded yet): it wins over the restored one. */
+  private pendingLeaf: { leafId: string; revealEntryId: string | null } | undefined;
 
   constructor(
     readonly document: SessionDocument,
     readonly panel: vscode.WebviewPanel,
     private readonly hooks: PanelHooks,
   ) {
+    this.pendingLeaf = hooks.takePendingSelection(document.uri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
       document.onDidReload(({ snap }) => this.post({ type: 'sessionChanged', summary: snap.summary })),
+      // Hidden, the webview is torn down (retainContextWhenHidden is off): what is posted meanwhile
+      // would be lost, so it waits for the `ready` of the webview that comes back.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false;
+      }),
     );
   }
 
@@ -52,7 +60,8 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   selectLeaf(leafId: string, revealEntryId: string | null): void {
-    this.post({ type: 'selectLeaf', leafId, revealEntryId });
+    if (this.ready) this.post({ type: 'selectLeaf', leafId, revealEntryId });
+    else this.pendingLeaf = { leafId, revealEntryId };
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -86,7 +95,8 @@ export class EditorPanel implements vscode.Disposable {
     try {
       const { snap } = await this.document.loaded();
       this.ready = true;
-      const pending = this.hooks.takePendingSelection(this.document.uri);
+      const pending = this.pendingLeaf;
+      this.pendingLeaf = undefined;
       const leafId = pending?.leafId ?? (restoredLeaf !== null && snap.index.has(restoredLeaf) ? restoredLeaf : snap.index.defaultLeafId);
       this.post({ type: 'init', summary: snap.summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === snap.index.defaultLeafId });
       if (pending?.revealEntryId) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
@@ -124,10 +134,13 @@ export class EditorPanel implements vscode.Disposable {
         const p = req.params;
         const { flat, loaded } = await this.document.tree(p.filter, p.search, windows.resolveLeaf(p.leafId));
         const index = loaded.snap.index;
+        const leaf = windows.resolveLeaf(p.leafId);
+        const leafPos = leaf === null ? -1 : index.indexOf(leaf);
         return {
           total: flat.ids.length,
           hidden: flat.hidden,
           selectedIndex: flat.selectedIndex,
+          leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
           focusIndex: p.focusEntryId !== null && index.has(p.focusEntryId) ? rowOfEntry(index, flat, p.focusEntryId) : null,
           rows: treeRows(index, flat, p.start, p.count),
         };

@@ -11,7 +11,7 @@ import { openSessionDocument, refreshSessionDocument, type SessionDocument as Co
 import type { TreeFilter } from '../../protocol/messages';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './sessionSnapshot';
-import { flattenTree, type FlatTree } from './treeRows';
+import { layoutTree, selectLeafIn, type FlatTree, type TreeLayout } from './treeRows';
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
 const RELOAD_DEBOUNCE_MS = 250;
@@ -38,7 +38,8 @@ export class SessionDocument implements vscode.CustomDocument {
   private reloadTimer: NodeJS.Timeout | undefined;
   private lastSize = -1;
   private lastMtime = -1;
-  private treeCache: { key: string; flat: FlatTree } | undefined;
+  /** The rows of the last filter and search (selection-independent), and the last selection laid over them. */
+  private treeCache: { key: string; layout: TreeLayout; leafId?: string | null; flat?: FlatTree } | undefined;
   private readonly changed = new vscode.EventEmitter<Loaded>();
   /** Fires after the file changed on disk and was reloaded. */
   readonly onDidReload = this.changed.event;
@@ -75,12 +76,18 @@ export class SessionDocument implements vscode.CustomDocument {
     return { snap, windows: new ContextWindows(snap) };
   }
 
-  /** The flattened tree for a filter / search / selection, cached for the last combination. */
+  /** The flattened tree for a filter / search / selection: the rows cached per filter and search, the selection per call. */
   async tree(filter: TreeFilter, search: string, leafId: string | null): Promise<{ flat: FlatTree; loaded: Loaded }> {
     const loaded = await this.current;
-    const key = `${loaded.snap.revision}\0${filter}\0${search}\0${leafId ?? ''}`;
-    if (this.treeCache?.key !== key) this.treeCache = { key, flat: flattenTree(loaded.snap.index, filter, search, leafId) };
-    return { flat: this.treeCache.flat, loaded };
+    const index = loaded.snap.index;
+    const key = `${loaded.snap.revision}\0${filter}\0${search}`;
+    if (this.treeCache?.key !== key) this.treeCache = { key, layout: layoutTree(index, filter, search) };
+    const cache = this.treeCache;
+    if (cache.flat === undefined || cache.leafId !== leafId) {
+      cache.flat = selectLeafIn(index, cache.layout, leafId);
+      cache.leafId = leafId;
+    }
+    return { flat: cache.flat, loaded };
   }
 
   /**

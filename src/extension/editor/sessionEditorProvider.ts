@@ -9,6 +9,13 @@ import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
 import { webviewHtml } from './webviewHtml';
 
+/** The show options a command was given (a Sessions row passes them), if they are that. */
+function showOptions(show: unknown): vscode.TextDocumentShowOptions | undefined {
+  if (typeof show !== 'object' || show === null) return undefined;
+  const { preview, preserveFocus } = show as { preview?: unknown; preserveFocus?: unknown };
+  return { ...(typeof preview === 'boolean' ? { preview } : {}), ...(typeof preserveFocus === 'boolean' ? { preserveFocus } : {}) };
+}
+
 export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvider<SessionDocument> {
   static readonly viewType = VIEW_TYPE;
 
@@ -25,13 +32,14 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
         webviewOptions: { retainContextWhenHidden: false, enableFindWidget: true },
         supportsMultipleEditorsPerDocument: true,
       }),
-      vscode.commands.registerCommand('sessionLoom.openSession', (arg?: unknown) => provider.open(targetUri(arg))),
+      // The third argument (a Sessions row's click) says whether to open a preview or pinned editor.
+      vscode.commands.registerCommand('sessionLoom.openSession', (arg?: unknown, _selection?: unknown, show?: unknown) => provider.open(targetUri(arg), showOptions(show))),
       vscode.commands.registerCommand('sessionLoom.openRawJsonl', async (arg?: unknown, line?: unknown) => {
         const uri = targetUri(arg);
         if (uri) await openRawJsonl(uri, typeof line === 'number' ? line : null);
       }),
-      vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown) =>
-        provider.previewContextAt(targetUri(file), targetEntryId(file, entryId)),
+      vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown, show?: unknown) =>
+        provider.previewContextAt(targetUri(file), targetEntryId(file, entryId), showOptions(show)),
       ),
       vscode.commands.registerCommand('sessionLoom.revealInSessions', async (file?: unknown, entryId?: unknown) => {
         const uri = targetUri(file);
@@ -76,20 +84,29 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
     panel.webview.html = webviewHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? '');
   }
 
-  private async open(uri: vscode.Uri | undefined): Promise<void> {
+  /** Opens (or reveals) the editor for `uri`: pinned and focused unless `show` asks for a preview. */
+  private async open(uri: vscode.Uri | undefined, show?: vscode.TextDocumentShowOptions): Promise<void> {
     if (!uri) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Open Session: select a .jsonl session file first.'));
       return;
     }
-    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, show);
   }
 
-  /** Opens (or focuses) the editor for `uri` and selects the leaf `entryId`. */
-  async previewContextAt(uri: vscode.Uri | undefined, entryId: string | undefined): Promise<void> {
+  /** Opens (or reveals) the editor for `uri` and selects the leaf `entryId` in it. */
+  async previewContextAt(uri: vscode.Uri | undefined, entryId: string | undefined, show?: vscode.TextDocumentShowOptions): Promise<void> {
     if (!uri) return this.open(uri);
-    const open = [...this.panels].filter((p) => p.document.uri.toString() === uri.toString());
-    if (open.length === 0 && entryId) this.pending.set(uri.toString(), { leafId: entryId, revealEntryId: null });
-    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-    if (entryId) for (const p of open) p.selectLeaf(entryId, null);
+    if (!entryId) return this.open(uri, show);
+    // The editors already open take the selection before one is revealed: a hidden one applies it
+    // when its webview comes back (EditorPanel.selectLeaf) instead of restoring its old leaf. An
+    // editor the open creates takes it when it is resolved, during the open.
+    for (const p of this.panels) if (p.document.uri.toString() === uri.toString()) p.selectLeaf(entryId, null);
+    const key = uri.toString();
+    this.pending.set(key, { leafId: entryId, revealEntryId: null });
+    try {
+      await this.open(uri, show);
+    } finally {
+      this.pending.delete(key);
+    }
   }
 }

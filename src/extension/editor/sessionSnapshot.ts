@@ -8,8 +8,10 @@ import type { LoadedSession } from '../../core/formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
 import type { SessionStats } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
+import { firstMeaningfulPrompt } from '../../core/discovery/prompts';
 import { oneLine } from '../../core/tree/treeView';
 import type { SessionSummary } from '../../protocol/messages';
+import { messageCountOf } from '../sessions/messageCounts';
 
 /** Diagnostics sent with the summary; the rest is counted, not listed. */
 const MAX_LISTED_DIAGNOSTICS = 500;
@@ -40,16 +42,19 @@ export function snapshotOfDocument(path: string, doc: SessionDocument, blobs: Bl
   return { path, revision, loaded, index, stats, summary, blobs, loadMs: performance.now() - t0 };
 }
 
+function oneLineOrNull(text: string | null): string | null {
+  return text ? oneLine(text, 160) : null;
+}
+
 function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
   const header = loaded.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-  let messages = 0;
-  for (const n of Object.values(stats.messagesByRole)) messages += n;
   return {
     fileName: path.split(/[\\/]/).pop() ?? path,
     filePath: path,
     title: str(header?.title) ?? stats.title,
-    firstPrompt: stats.firstUserMessage ? oneLine(stats.firstUserMessage, 160) : null,
+    // The first prompt that says what the session is about: a leading "/mode" names nothing.
+    firstPrompt: oneLineOrNull(firstMeaningfulPrompt(loaded.entries) ?? stats.firstUserMessage),
     cwd: str(header?.cwd),
     sessionId: str(header?.id),
     version: header ? loaded.originalVersion : null,
@@ -63,7 +68,7 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
     leafCount: index.leaves().length,
     defaultLeafId: index.defaultLeafId,
     totals: {
-      messages,
+      messages: messageCountOf(stats),
       toolCalls: stats.toolCalls,
       tokensIn: stats.tokens.input,
       tokensOut: stats.tokens.output,

@@ -4,28 +4,43 @@
 // indentation; only side branches indent, so a 100k-entry chain is a flat list instead of a
 // 100k-deep staircase. Positions and typed arrays throughout: this runs on open and on every
 // live refresh, over the whole session.
+//
+// The layout never depends on the selection (issue 14): which branch continues a line is decided
+// by the session's default leaf, as in the Sessions view, so selecting an entry on another branch
+// only highlights its path — no row moves, and the row the user clicked stays under the pointer.
+// A selection is laid over a cached layout (selectLeafIn), so clicking through a 100k-entry
+// session never flattens it again.
 import type { TreeIndex } from '../../core/tree/tree';
 import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../core/tree/treeView';
 import type { TreeFilter, TreeRow } from '../../protocol/messages';
-
-export interface FlatTree {
+/** The rows of a filter and search: independent of the selected leaf. */
+export interface TreeLayout {
   /** Entry id of each row. */
   ids: string[];
   /** rowAt[position in index.entries] = its row, or -1 when the filter or search hides it. */
   rowAt: Int32Array;
   depths: Int32Array;
   forks: Uint8Array;
+  hidden: number;
+}
+
+export interface FlatTree extends TreeLayout {
   /** onPath[position] = 1 for the entries on the selected leaf's path. */
   onPath: Uint8Array;
-  hidden: number;
   selectedIndex: number | null;
 }
 
 export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string, selectedLeaf: string | null): FlatTree {
-  const entries = index.entries as readonly ViewEntry[];
-  const { top, first: visFirst, next: visNext, onPath, leafPos, hidden } = visibleForest(index, { filter, tokens: tokenizeSearch(search) }, selectedLeaf);
+  return selectLeafIn(index, layoutTree(index, filter, search), selectedLeaf);
+}
 
-  // At a fork the first child (the active path when it runs through here, else the
+export function layoutTree(index: TreeIndex, filter: TreeFilter, search: string): TreeLayout {
+  const entries = index.entries as readonly ViewEntry[];
+  // Ordered (and the empty-assistant exemption of the filters applied) by the default leaf, never
+  // by the selection: see the file comment.
+  const { top, first: visFirst, next: visNext, hidden } = visibleForest(index, { filter, tokens: tokenizeSearch(search) }, index.defaultLeafId);
+
+  // At a fork the first child (the default leaf's line when it runs through here, else the
   // oldest branch) continues at the same indentation; the other branches are listed right after
   // the fork point, one level deeper, and then the main line resumes. A 100k-entry session with
   // hundreds of side branches thus stays readable: its main line never drifts to the right.
@@ -64,16 +79,25 @@ export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string
     forkList.push(rowFork.pop()!);
     pushChildren(visFirst[i]!, depth);
   }
+  return { ids, rowAt, depths: Int32Array.from(depthList), forks: Uint8Array.from(forkList), hidden };
+}
 
-  // The selection: the selected leaf's row, or its nearest ancestor the filter shows.
+/** A layout with a selected leaf: its path highlighted, its row (or its nearest visible ancestor's) selected. */
+export function selectLeafIn(index: TreeIndex, layout: TreeLayout, selectedLeaf: string | null): FlatTree {
+  const onPath = new Uint8Array(index.entries.length);
+  const leafPos = selectedLeaf === null ? -1 : index.indexOf(selectedLeaf);
   let selectedIndex: number | null = null;
   for (let i = leafPos; i !== -1; i = index.parentAt(i)) {
-    if (rowAt[i] !== -1) {
-      selectedIndex = rowAt[i]!;
-      break;
-    }
+    onPath[i] = 1;
+    if (selectedIndex === null && layout.rowAt[i] !== -1) selectedIndex = layout.rowAt[i]!;
   }
-  return { ids, rowAt, depths: Int32Array.from(depthList), forks: Uint8Array.from(forkList), onPath, hidden, selectedIndex };
+  return { ...layout, onPath, selectedIndex };
+}
+
+/** How the tree names an entry: its kind (role or type), its one-line text and its label. */
+export function rowDisplay(index: TreeIndex, id: string): { kind: string; text: string; label: string | null } {
+  const e = index.get(id) as ViewEntry | undefined;
+  return { kind: e ? (roleOf(e) ?? e.type) : '?', text: e ? entryPreview(e, 140) : id, label: index.labels.get(id) ?? null };
 }
 
 export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count: number): TreeRow[] {
@@ -86,9 +110,7 @@ export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count:
     rows.push({
       entryId: id,
       depth: flat.depths[i]!,
-      kind: e ? (roleOf(e) ?? e.type) : '?',
-      text: e ? entryPreview(e, 140) : id,
-      label: index.labels.get(id) ?? null,
+      ...rowDisplay(index, id),
       timestamp: ts,
       isLeaf: index.children(id).length === 0,
       isDefaultLeaf: id === index.defaultLeafId,

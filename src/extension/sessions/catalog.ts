@@ -45,6 +45,8 @@ export interface SessionMeta {
   version: number | undefined;
   state: SessionState;
   firstUserMessage: string | undefined;
+  /** The first user message that says what the session is about (not a bare slash command or id). */
+  firstPrompt: string | undefined;
   parentSession: string | undefined;
   /** Subagent sessions found in `<file without .jsonl>/`. */
   subagents: SessionMeta[];
@@ -72,6 +74,7 @@ export async function readSessionMeta(file: string, root: string, projectDir: st
     version,
     state,
     firstUserMessage: info.firstUserMessage ?? undefined,
+    firstPrompt: info.firstPrompt ?? undefined,
     parentSession: info.parentSession ?? undefined,
     subagents: [],
     isSubagent,
@@ -138,45 +141,4 @@ export async function listProjects(root: string): Promise<ProjectInfo[]> {
 export function projectLabel(name: string, sessions: readonly SessionMeta[]): string {
   const withCwd = sessions.find((s) => s.cwd !== undefined);
   return withCwd?.cwd ?? decodeCwd(name).path ?? name;
-}
-
-/**
- * Counts `message` records by scanning the file line by line (no JSON parsing): the row's
- * message count without loading the session. Cached by the caller on (size, mtime).
- */
-export async function countMessages(file: string): Promise<number> {
-  const fh = await fs.open(file, 'r');
-  try {
-    let count = 0;
-    let atLineStart = true;
-    let head = '';
-    const buf = Buffer.alloc(1 << 20);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      let i = 0;
-      while (i < bytesRead) {
-        if (atLineStart || head.length > 0) {
-          // Collect the first 64 bytes of the line: where `"type":"message"` sits in real files.
-          const nl = buf.indexOf(0x0a, i);
-          const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
-          head += buf.toString('latin1', i, Math.min(end, i + 64 - head.length));
-          if (end < bytesRead || head.length >= 64) {
-            if (/"type"\s*:\s*"message"/.test(head)) count++;
-            head = '';
-            atLineStart = false;
-          }
-          if (end >= bytesRead) break;
-        }
-        const nl = buf.indexOf(0x0a, i);
-        if (nl === -1 || nl >= bytesRead) break;
-        i = nl + 1;
-        atLineStart = true;
-      }
-    }
-    if (head.length > 0 && /"type"\s*:\s*"message"/.test(head)) count++;
-    return count;
-  } finally {
-    await fh.close();
-  }
 }

@@ -2,9 +2,12 @@
 // the menus key on (`session current live writable`, `entry labelled leaf writable`, …).
 import * as vscode from 'vscode';
 import { severityOf } from '../../core/diagnostics';
+import { formatDateTime, formatTimeOfDay } from '../../protocol/dates';
 import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/tree/treeView';
 import type { SessionState } from './catalog';
 import { isRepairable, type SessionDoc } from './documents';
+import { projectLabelParts } from './labels';
+import { messageCountOf } from './messageCounts';
 import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 /** "1 session", "3 sessions" (a project row's description). */
@@ -53,23 +56,36 @@ const None = vscode.TreeItemCollapsibleState.None;
 
 function projectItem(node: ProjectNode, ctx: RenderContext): vscode.TreeItem {
   const n = node.info.sessions.length;
-  const item = new vscode.TreeItem(node.info.label, Collapsed);
+  const { name, where } = projectLabelParts(node.info.label);
+  const item = new vscode.TreeItem(name, Collapsed);
   item.id = node.id;
-  item.description = ctx.searchNote ?? sessionCount(n);
+  item.description = [ctx.searchNote ?? sessionCount(n), where].filter((x) => x !== '').join(' · ');
   item.iconPath = new vscode.ThemeIcon(ctx.isWorkspaceProject ? 'root-folder-opened' : 'folder');
   const md = new vscode.MarkdownString();
-  const name = escapeMd(node.info.label);
-  md.appendMarkdown(`${ctx.isWorkspaceProject ? vscode.l10n.t('**{0}** (this workspace)', name) : `**${name}**`}\n\n`);
+  const full = escapeMd(node.info.label);
+  md.appendMarkdown(`${ctx.isWorkspaceProject ? vscode.l10n.t('**{0}** (this workspace)', full) : `**${full}**`}\n\n`);
   md.appendMarkdown(n === 1 ? vscode.l10n.t('{0} session in `{1}`', n, node.info.dir) : vscode.l10n.t('{0} sessions in `{1}`', n, node.info.dir));
   item.tooltip = md;
-  item.contextValue = 'project';
+  item.contextValue = inWorkspace(node.info.dir) ? 'project inWorkspace' : 'project';
   item.resourceUri = undefined;
   return item;
 }
 
+/** Inside a workspace folder: the Explorer view can show it ("Reveal in Explorer View"). */
+function inWorkspace(file: string): boolean {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file)) !== undefined;
+}
+
+/**
+ * A session row's label: its title, else its first prompt that says what it is about. A session
+ * with neither (it opens with "/mode", or holds no prompt yet) is told apart by when it started.
+ */
 function sessionTitle(node: SessionNode): string {
   const m = node.meta;
-  return oneLine(m.title ?? m.firstUserMessage ?? m.id, 80);
+  const named = m.title ?? m.firstPrompt;
+  if (named) return oneLine(named, 80);
+  const when = formatDateTime(m.created ?? m.modifiedMs, vscode.env.language);
+  return m.firstUserMessage ? `${oneLine(m.firstUserMessage, 40)} · ${when}` : vscode.l10n.t('Session of {0}', when);
 }
 
 function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
@@ -81,6 +97,7 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   if (m.isSubagent) flags.push('subagent');
   if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
   if (m.state === 'damaged' || (ctx.doc && isRepairable(ctx.doc))) flags.push('repairable');
+  if (inWorkspace(m.file)) flags.push('inWorkspace');
   return flags;
 }
 
@@ -118,7 +135,7 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, Collapsed);
   item.id = node.id;
   const desc = [formatRelativeTime(m.modifiedMs, ctx.now, vscode.l10n.t)];
-  if (ctx.messageCount !== undefined) desc.push(vscode.l10n.t('{0} msgs', formatCount(ctx.messageCount)));
+  if (ctx.messageCount !== undefined) desc.push(ctx.messageCount === 1 ? vscode.l10n.t('{0} msg', 1) : vscode.l10n.t('{0} msgs', formatCount(ctx.messageCount)));
   desc.push(formatSize(m.size));
   if (live) desc.unshift(vscode.l10n.t('live'));
   if (ctx.searchNote) desc.unshift(ctx.searchNote);
@@ -127,11 +144,11 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   item.contextValue = sessionFlags(node, ctx).join(' ');
 
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(m.title ?? m.firstUserMessage ?? m.id)}**\n\n`);
+  md.appendMarkdown(`**${escapeMd(m.title ?? m.firstPrompt ?? title)}**\n\n`);
   const rows: string[] = [];
   if (m.cwd) rows.push(vscode.l10n.t('cwd: `{0}`', m.cwd));
-  if (m.created) rows.push(vscode.l10n.t('created: {0}', new Date(m.created).toLocaleString()));
-  const modified = new Date(m.modifiedMs).toLocaleString();
+  if (m.created) rows.push(vscode.l10n.t('created: {0}', formatDateTime(m.created, vscode.env.language)));
+  const modified = formatDateTime(m.modifiedMs, vscode.env.language);
   rows.push(live ? vscode.l10n.t('modified: {0} (live)', modified) : vscode.l10n.t('modified: {0}', modified));
   rows.push(vscode.l10n.t('file: `{0}`', m.file));
   rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
@@ -139,13 +156,16 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   if (ctx.doc) {
     const s = ctx.doc.stats();
     if (s.models.length > 0) rows.push(vscode.l10n.t('models: {0}', s.models.map((x) => `\`${x}\``).join(', ')));
-    rows.push(vscode.l10n.t('messages: {0} ({1} entries)', s.entriesByType.message ?? 0, s.entries));
+    rows.push(vscode.l10n.t('messages: {0}', messageCountOf(s)));
+    rows.push(vscode.l10n.t('entries: {0}', s.entries));
     rows.push(vscode.l10n.t('tokens: {0}', formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)));
     rows.push(vscode.l10n.t('cost: ${0}', s.cost.toFixed(4)));
     rows.push(vscode.l10n.t('diagnostics: {0}', ctx.doc.problems.length));
   }
   md.appendMarkdown(rows.join('  \n'));
   item.tooltip = ctx.deferTooltip ? undefined : md;
+  // A click opens the session (a preview; a double click or Enter pins it); the twistie expands.
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Open Session'), arguments: [node] };
   return item;
 }
 
@@ -158,22 +178,27 @@ function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(sev === 'error' ? 'error' : sev === 'warning' ? 'warning' : 'info', new vscode.ThemeColor(sev === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
   item.tooltip = vscode.l10n.t('{0} (line {1})\n{2}', d.kind, d.line, d.message);
   item.contextValue = 'diagnostic';
-  item.command = {
-    command: 'vscode.open',
-    title: vscode.l10n.t('Open at line'),
-    arguments: [vscode.Uri.file(node.parent.file), { selection: new vscode.Range(Math.max(0, d.line - 1), 0, Math.max(0, d.line - 1), 0), preview: true }],
-  };
+  // The raw text at the line: `vscode.open` would pick the session editor for files under the roots.
+  item.command = { command: 'sessionLoom.openRawJsonl', title: vscode.l10n.t('Open at line'), arguments: [vscode.Uri.file(node.parent.file), d.line] };
   return item;
 }
 
+/**
+ * A run row: what the run is about first (its first user prompt), how many entries it holds in the
+ * description ("7 entries · current branch"), so the distinguishing words are what a narrow
+ * sidebar shows.
+ */
 function runItem(node: RunNode, ctx: RenderContext): vscode.TreeItem {
   const doc = ctx.doc;
-  const title = doc ? runTitle(doc.source, node.ids, 80, vscode.l10n.t) : vscode.l10n.t('{0} entries', node.ids.length);
+  const n = node.ids.length;
+  const count = n === 1 ? vscode.l10n.t('{0} entry', 1) : vscode.l10n.t('{0} entries', n);
+  const title = doc ? runTitle(doc.source, node.ids, 80) : count;
   const item = new vscode.TreeItem(highlight(title, ctx.tokens), Collapsed);
   item.id = node.id;
   const onActive = ctx.visible?.activePath.has(node.ids[0]!) ?? false;
   item.iconPath = new vscode.ThemeIcon('list-unordered', onActive ? new vscode.ThemeColor('charts.blue') : undefined);
-  item.description = onActive ? vscode.l10n.t('current branch') : undefined;
+  item.description = doc ? (onActive ? `${count} · ${vscode.l10n.t('current branch')}` : count) : onActive ? vscode.l10n.t('current branch') : undefined;
+  item.tooltip = doc ? `${count}: ${title}` : undefined;
   item.contextValue = 'run';
   return item;
 }
@@ -229,7 +254,7 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   const kids = node.hasBranches ? (ctx.visible?.children.get(node.entryId)?.length ?? 0) : 0;
   if (kids > 1) desc.push(vscode.l10n.t('{0} branches', kids));
   const ts = typeof e?.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
-  if (Number.isFinite(ts)) desc.push(new Date(ts).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+  if (Number.isFinite(ts)) desc.push(formatTimeOfDay(ts, vscode.env.language, node.session.meta.created));
   item.description = desc.join(' · ');
   const onActive = ctx.visible?.activePath.has(node.entryId) ?? false;
   item.iconPath = new vscode.ThemeIcon(isLeaf ? 'target' : entryIconId(e), isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
@@ -245,11 +270,13 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
     if (label) head.push(vscode.l10n.t('label **{0}**', escapeMd(label)));
     if (isLeaf) head.push(vscode.l10n.t('default leaf'));
     md.appendMarkdown(`${head.join(' · ')}\n\n`);
-    if (typeof e.timestamp === 'string') md.appendMarkdown(`${e.timestamp}\n\n`);
+    if (typeof e.timestamp === 'string') md.appendMarkdown(`${escapeMd(formatDateTime(e.timestamp, vscode.env.language))}\n\n`);
     const body = entryText(e);
     md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
     item.tooltip = md;
   }
+  // A click shows the context at this entry in the session editor (see sessionItem).
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry'), arguments: [node] };
   return item;
 }
 

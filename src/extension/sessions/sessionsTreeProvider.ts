@@ -7,9 +7,9 @@
 // rows the user expanded, expansionMemory.ts; file watching and liveness, sessionsWatcher.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
+import { formatRelativeTime, isLive, nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
 import { BranchNodes } from './branchNodes';
-import { countMessages, listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
+import { listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
 import { isRepairable, SessionDocuments, type SessionDoc } from './documents';
 import { isOwnWrite } from '../commands/guardedWrite';
 import { ExpansionMemory } from './expansionMemory';
@@ -18,7 +18,9 @@ import { DiagnosticNode, InfoNode, type EntryNode, type LoomNode, type NoticeNod
 import { ProjectListing } from './projectListing';
 import { SessionSearch } from './search';
 import { SearchMode } from './searchMode';
-import { redrawWhenLivenessEnds, SessionsWatcher } from './sessionsWatcher';
+import { messageCountOf, MessageCounts } from './messageCounts';
+import { RowClock } from './rowClock';
+import { SessionsWatcher } from './sessionsWatcher';
 
 const MAX_DIAGNOSTIC_ROWS = 50;
 
@@ -46,10 +48,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   });
   /** Configured sessions roots that are missing or not folders (shown as the view's message). */
   rootProblems: readonly string[] = [];
-  private readonly counts = new Map<string, { stamp: string; count: number | undefined }>();
+  readonly counts = new MessageCounts();
   private readonly contexts = new Map<string, string>();
   private readonly watcher = new SessionsWatcher((files) => this.applyChanges(files));
-  private readonly liveness: vscode.Disposable;
+  readonly clock: RowClock<SessionNode>;
 
   constructor() {
     this.branches = new BranchNodes({
@@ -71,8 +73,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       },
     });
     this.searchMode = new SearchMode(this.search, this.docs);
-    this.liveness = redrawWhenLivenessEnds(
-      () => this.listing.sessionNodes(),
+    this.clock = new RowClock(
+      (s, now) => `${isLive(s.meta.modifiedMs, now)} ${formatRelativeTime(s.meta.modifiedMs, now, vscode.l10n.t)}`,
       (s) => this.changed.fire(s),
     );
   }
@@ -85,7 +87,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   dispose(): void {
     this.search.dispose();
-    this.liveness.dispose();
+    this.clock.dispose();
     this.watcher.dispose();
     this.changed.dispose();
   }
@@ -172,9 +174,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   getTreeItem(node: LoomNode): vscode.TreeItem {
     const file = node.kind === 'project' || node.kind === 'notice' ? undefined : node.kind === 'session' ? node.file : sessionOf(node).file;
     const doc = file === undefined ? undefined : this.docs.peek(file);
+    const now = Date.now();
+    if (node.kind === 'session') this.clock.drawn(node, now);
     const item = renderItem(node, {
       doc,
-      now: Date.now(),
+      now,
       messageCount: node.kind === 'session' ? this.messageCount(node) : undefined,
       tokens: file === undefined ? this.search.tokens : node.kind === 'session' ? this.search.tokens : this.search.branchTokensOf(file),
       isWorkspaceProject: node.kind === 'project' && this.listing.isWorkspaceProject(node),
@@ -205,7 +209,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
     try {
       const doc = await this.docs.get(node.file);
-      return renderItem(node, { doc, now: Date.now(), messageCount: doc.stats().entriesByType.message ?? 0, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      return renderItem(node, { doc, now: Date.now(), messageCount: messageCountOf(doc.stats()), tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     } catch {
       // Unreadable right now: the tooltip from the file's metadata alone.
       return renderItem(node, { doc: undefined, now: Date.now(), messageCount: undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
@@ -238,7 +242,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       out.push(n);
     });
     if (doc.problems.length > MAX_DIAGNOSTIC_ROWS) {
-      out.push(this.branches.cached(new InfoNode(session, vscode.l10n.t('{0} more problems: open the raw JSONL', doc.problems.length - MAX_DIAGNOSTIC_ROWS), 'warning')));
+      const more = doc.problems.length - MAX_DIAGNOSTIC_ROWS;
+      const text = more === 1 ? vscode.l10n.t('{0} more problem: open the raw JSONL', 1) : vscode.l10n.t('{0} more problems: open the raw JSONL', more);
+      out.push(this.branches.cached(new InfoNode(session, text, 'warning')));
     }
     const branch = this.branches.segmentNodes(session, session, null);
     if (branch.length === 0 && doc.loaded.entries.length > 0) {
@@ -265,23 +271,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     return this.branches.visibleTree(file, loaded);
   }
 
+  /** The row's message count: the loaded session's, else a background read's (see messageCounts.ts). */
   private messageCount(node: SessionNode): number | undefined {
     const doc = this.docs.peek(node.file);
-    if (doc) return doc.stats().entriesByType.message ?? 0;
-    const stamp = `${node.meta.size}:${node.meta.modifiedMs}`;
-    const hit = this.counts.get(node.file);
-    if (hit && hit.stamp === stamp) return hit.count;
-    this.counts.set(node.file, { stamp, count: undefined });
-    void countMessages(node.file).then(
-      (count) => {
-        const cur = this.counts.get(node.file);
-        if (cur?.stamp !== stamp) return;
-        cur.count = count;
-        this.changed.fire(node);
-      },
-      () => {},
-    );
-    return undefined;
+    if (doc) return messageCountOf(doc.stats());
+    return this.counts.get(node.file, node.meta.size, node.meta.modifiedMs, () => this.changed.fire(node));
   }
 
   // ---------- reveal ----------

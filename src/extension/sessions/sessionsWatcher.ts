@@ -1,8 +1,7 @@
 // What redraws the Sessions tree without the user asking: session files changing on disk
-// (watched per root, debounced, applied in one batch) and rows whose "live" mark runs out.
+// (watched per root, debounced, applied in one batch). Rows whose time text runs stale: rowClock.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionNode } from './nodes';
 
 const WATCH_DEBOUNCE_MS = 300;
 
@@ -48,16 +47,4 @@ export class SessionsWatcher implements vscode.Disposable {
     this.pending.clear();
     await this.apply(files);
   }
-}
-
-/** "live" means modified within the last minute: re-draws the rows whose liveness may have ended. */
-export function redrawWhenLivenessEnds(sessions: () => Iterable<SessionNode>, redraw: (session: SessionNode) => void): vscode.Disposable {
-  const timer = setInterval(() => {
-    const now = Date.now();
-    for (const s of sessions()) {
-      const age = now - s.meta.modifiedMs;
-      if (age >= 60_000 && age < 95_000) redraw(s);
-    }
-  }, 30_000);
-  return new vscode.Disposable(() => clearInterval(timer));
 }

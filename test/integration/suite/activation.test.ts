@@ -68,15 +68,16 @@ describe('activation', () => {
     await vscode.commands.executeCommand('sessionLoom.refresh');
     if (!harnessAvailable()) this.skip();
     const sessionsDir = path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
+    // A project row names the last part of its cwd, then its count and the folder it is in.
     const projects = [
-      { dir: '--Users-badlogic-workspaces-pi-mono--', cwd: '/Users/badlogic/workspaces/pi-mono' },
-      { dir: '--home-user-tmp--', cwd: '/home/user/tmp' },
+      { dir: '--Users-badlogic-workspaces-pi-mono--', name: 'pi-mono', where: '/Users/badlogic/workspaces' },
+      { dir: '--home-user-tmp--', name: 'tmp', where: '/home/user' },
     ];
-    for (const { dir, cwd } of projects) {
+    for (const { dir, name, where } of projects) {
       const count = fs.readdirSync(path.join(sessionsDir, dir)).filter((f) => f.endsWith('.jsonl')).length;
       // The tree renders in the workbench page: wait until the row is drawn, then read it.
-      const row = await frameText(`.monaco-list-row:has-text("${cwd}")`, { timeoutMs: 20_000 });
-      assert.ok(row.includes(`${count} sessions`), `row of ${dir}: ${JSON.stringify(row)}`);
+      const row = await frameText(`.monaco-list-row:has-text("${count} sessions · ${where}")`, { timeoutMs: 20_000 });
+      assert.ok(row.startsWith(name), `row of ${dir}: ${JSON.stringify(row)}`);
     }
     const file = await screenshot('activation-view');
     assert.equal(path.basename(file), 'activation-view.png');
@@ -92,7 +93,7 @@ describe('activation', () => {
     try {
       await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
       await click('.part.sidebar .action-label[aria-label="Refresh"]:visible');
-      assert.match(await frameText('.monaco-list-row:has-text("/added-by-test")'), /1 session(?!s)/);
+      assert.match(await frameText('.monaco-list-row:has-text("added-by-test")'), /1 session(?!s)/);
     } finally {
       fs.rmSync(added, { recursive: true, force: true });
       await vscode.commands.executeCommand('sessionLoom.refresh');

@@ -38,7 +38,18 @@ export async function frameEval<T>(selector: string, body: string, arg: unknown 
   return (await call<{ value: T }>('/frame-eval', { selector, body, arg, ...options })).value;
 }
 
-export async function click(selector: string, options: { frameUrlContains?: string; timeoutMs?: number } = {}): Promise<void> {
+export interface ClickOptions {
+  frameUrlContains?: string;
+  timeoutMs?: number;
+  /** "right" opens a context menu. */
+  button?: 'left' | 'right' | 'middle';
+  /** 2: a double click. */
+  count?: 1 | 2;
+  /** Where to click, relative to the element's top left (default: its centre). */
+  position?: { x: number; y: number };
+}
+
+export async function click(selector: string, options: ClickOptions = {}): Promise<void> {
   await call('/click', { selector, ...options });
 }
 

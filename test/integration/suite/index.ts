@@ -17,6 +17,11 @@ export async function run(): Promise<void> {
   await import('./sessions.test.js');
   await import('./editor.test.js');
   await import('./handoff.test.js');
+  await import('./rowClicks.test.js');
+  await import('./editorTreeLayout.test.js');
+  await import('./viewMenus.test.js');
+  await import('./viewNumbers.test.js');
+  await import('./polish.test.js');
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));

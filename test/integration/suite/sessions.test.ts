@@ -137,9 +137,10 @@ describe('sessions view', function () {
     const tmp = projects.find((p) => p.kind === 'project' && p.info.name === '--home-user-tmp--');
     assert.ok(tmp, 'project --home-user-tmp-- is listed');
     const item = provider().getTreeItem(tmp);
-    assert.equal(item.label, '/home/user/tmp');
+    // The last part of the cwd first, then the count and the folder it is in (issue 14.8).
+    assert.equal(item.label, 'tmp');
     const count = fs.readdirSync(path.join(sessionsRoot(), '--home-user-tmp--')).filter((f) => f.endsWith('.jsonl')).length;
-    assert.equal(item.description, `${count} sessions`);
+    assert.equal(item.description, `${count} sessions · /home/user`);
     const sessions = await provider().getChildren(tmp);
     assert.equal(sessions.length, count);
   });
@@ -152,7 +153,7 @@ describe('sessions view', function () {
     provider().refresh();
     const project = (await provider().getChildren()).find((p) => p.kind === 'project' && p.info.name === '--demo-project--');
     assert.ok(project, 'project --demo-project-- is listed');
-    assert.equal(provider().getTreeItem(project).description, '1 session', 'the subagent is not counted as a session of the project');
+    assert.equal(provider().getTreeItem(project).description, '1 session · /demo', 'the subagent is not counted as a session of the project');
     const top = (await provider().getChildren(project)) as SessionNode[];
     assert.deepEqual(top.map((s) => s.file), [parentFile], 'only the parent session at project level');
     const kids = await provider().getChildren(top[0]!);
@@ -182,7 +183,7 @@ describe('sessions view', function () {
 
     // The CLI links it to its parent too.
     const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const out = execFileSync(process.execPath, [cli, 'ls', '--root', sessionsRoot(), '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync(process.execPath, [cli, 'ls', '--root', sessionsRoot(), '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
     type Info = { path: string; isSubagent: boolean; parentPath?: string; parentSession: string | null };
     const groups = JSON.parse(out.toString('utf8')) as { project: string; sessions: Info[]; subagents: Record<string, Info[]> }[];
     const demo = groups.find((g) => g.project === '/demo/project');
@@ -219,7 +220,9 @@ describe('sessions view', function () {
     const session = await sessionNode(file);
     assert.equal(label(session), 'Fix the JSONL parser so glued records are split');
     const top = await provider().getChildren(session);
-    assert.deepEqual(top.map(label), ['4 entries: Fix the JSONL parser so glued records are split']);
+    // A run row: its first prompt, its length in the description (issue 14.8).
+    assert.deepEqual(top.map(label), ['Fix the JSONL parser so glued records are split']);
+    assert.equal(provider().getTreeItem(top[0]!).description, '4 entries · current branch');
     const run = top[0]!;
     const inRun = await provider().getChildren(run);
     assert.deepEqual(inRun.map(label), [
@@ -232,7 +235,8 @@ describe('sessions view', function () {
     assert.equal(provider().getTreeItem(fork).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.match(String(provider().getTreeItem(fork).description), /2 branches/);
     const branches = await provider().getChildren(fork);
-    assert.deepEqual(branches.map(label), ['2 entries: Add a unit test for the torn tail too', '2 entries: Instead, only report glued records as diagnostics']);
+    assert.deepEqual(branches.map(label), ['Add a unit test for the torn tail too', 'Instead, only report glued records as diagnostics']);
+    assert.deepEqual(branches.map((b) => provider().getTreeItem(b).description), ['2 entries · current branch', '2 entries']);
     const active = await provider().getChildren(branches[0]!);
     const leafItem = provider().getTreeItem(active[1]!);
     assert.match(String(leafItem.description), /leaf/);
@@ -593,13 +597,16 @@ describe('sessions view', function () {
     const runA = (await provider().getChildren(sa)).find((n) => n.kind === 'run');
     assert.ok(runA, 'session A shows its run');
     const runLabel = label(runA);
-    assert.equal(runLabel, '4 entries: Plan the quarterly cobalt migration');
-    const expandedRun = `.monaco-list-row[aria-expanded="true"]:has-text("${runLabel}")`;
+    assert.equal(runLabel, 'Plan the quarterly cobalt migration');
+    // The session row shows the same prompt: the run row is the one that counts entries.
+    const runRow = `:has-text("${runLabel}"):has-text("4 entries")`;
+    const expandedRun = `.monaco-list-row[aria-expanded="true"]${runRow}`;
     if (harnessAvailable()) {
-      // As a user does: click the project, the session, the run.
-      await click('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")');
-      await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration")');
-      await click(`.monaco-list-row[aria-expanded="false"]:has-text("${runLabel}")`);
+      // As a user does: click the project, the session's twistie (a click on the session itself
+      // opens it in the editor), the run.
+      await click('.monaco-list-row[aria-expanded="false"]:has-text("loom-search")');
+      await click('.monaco-list-row[aria-expanded="false"]:has-text("Plan the quarterly cobalt migration") .monaco-tl-twistie');
+      await click(`.monaco-list-row[aria-expanded="false"]${runRow}`);
       await frameText(expandedRun, { timeoutMs: 10_000 });
       // The row shows expanded before the extension host hears of it; the search must start after.
       for (const deadline = Date.now() + 10_000; provider().getTreeItem(runA).collapsibleState !== Expanded; ) {
@@ -622,7 +629,7 @@ describe('sessions view', function () {
     assert.match(String(sbItem.description), /^1 match · /);
     assert.equal(sbItem.collapsibleState, Expanded, 'a session with matches opens on its matches');
     assert.equal(provider().getTreeItem(projects[0]!).collapsibleState, Expanded);
-    assert.match(String(provider().getTreeItem(projects[0]!).description), /^1 of 2 sessions$/);
+    assert.match(String(provider().getTreeItem(projects[0]!).description), /^1 of 2 sessions · \/work$/);
     assert.deepEqual(await entryIds(sb), ['00b20001'], 'the matching entry, and only it');
     assert.match(tv.description ?? '', /“ZANZIBARITE” · 1 matching session$/);
     assert.equal(tv.message, tv.description, 'the status shows even where VS Code hides the description');
@@ -672,13 +679,13 @@ describe('sessions view', function () {
     // Collapse All is remembered too: a search and its clearing do not reopen what it closed.
     if (harnessAvailable()) {
       await click('.pane-header[aria-label*="Sessions"] .action-label.codicon-collapse-all, .part.sidebar .title-actions .codicon-collapse-all');
-      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")', { timeoutMs: 10_000 });
+      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("loom-search")', { timeoutMs: 10_000 });
       await vscode.commands.executeCommand('sessionLoom.search', 'ZANZIBARITE');
       await vscode.commands.executeCommand('sessionLoom.clearSearch');
       const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
       assert.equal(provider().getTreeItem(sa).collapsibleState, Collapsed, 'the session Collapse All closed stays closed');
       assert.equal(provider().getTreeItem(runA).collapsibleState, Collapsed, 'the run Collapse All closed stays closed');
-      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("/work/loom-search")', { timeoutMs: 10_000 });
+      await frameText('.monaco-list-row[aria-expanded="false"]:has-text("loom-search")', { timeoutMs: 10_000 });
     }
   });
 

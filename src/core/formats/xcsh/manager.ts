@@ -414,8 +414,14 @@ export class SessionManager {
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    await this.#enqueue(() => this.#closeWriter());
+    try {
+      await this.flush();
+      await this.#enqueue(() => this.#closeWriter());
+    } finally {
+      // Part A: closing is best-effort and the latched error still propagates, but the file
+      // descriptor must not outlive it (left to the garbage collector, node warns: DEP0137).
+      await this.#closeWriter().catch(() => undefined);
+    }
   }
 
   /** A rewrite from memory would drop the lines that could not be read: refuse it, naming them. */

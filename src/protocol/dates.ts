@@ -1,0 +1,35 @@
+// One date format everywhere (issue 14): the Sessions view's rows and tooltips and the session
+// editor's header, tree and messages format dates and times alike. Both sides pass the UI's
+// language (the extension host `vscode.env.language`, the webview its <html lang>) so that Node
+// and the browser agree: their default locales can differ.
+
+const DATE_TIME: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' };
+const TIME_OF_DAY: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit' };
+const DAY: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric' };
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** "Mar 1, 2026, 09:00:21 AM" (in English); '' for no date, the input itself when it is no date. */
+export function formatDateTime(value: string | number | Date | null | undefined, locale?: string): string {
+  const d = toDate(value);
+  if (!d) return typeof value === 'string' ? value : '';
+  return d.toLocaleString(locale, DATE_TIME);
+}
+
+/** "09:00:21 AM"; with `sameDayAs` set and on another day, "Mar 2, 09:00:21 AM" (rows of a session that spans days). */
+export function formatTimeOfDay(value: string | number | Date | null | undefined, locale?: string, sameDayAs?: string | number | Date | null): string {
+  const d = toDate(value);
+  if (!d) return typeof value === 'string' ? value : '';
+  const time = d.toLocaleTimeString(locale, TIME_OF_DAY);
+  const day = toDate(sameDayAs);
+  if (!day || localDay(d) === localDay(day)) return time;
+  return `${d.toLocaleDateString(locale, DAY)}, ${time}`;
+}
+
+function localDay(d: Date): string {
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+}

@@ -1,0 +1,69 @@
+// Small helpers the issue-14 suites share (the older suites keep their own copies).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionLoomApi } from '../../../src/extension/extension';
+import { frameEval } from './harness';
+
+export const EXTENSION_ID = 'session-loom.session-loom';
+export const VIEW_TYPE = 'sessionLoom.sessionEditor';
+export const DEMO_SAMPLE = '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl';
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function activate(): Promise<SessionLoomApi> {
+  const api = await vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID)!.activate();
+  assert.ok(api?.sessions?.provider, 'activate() returns the sessions test hooks');
+  return api;
+}
+
+/** Where the harness copied a fixture (or sample) into the fake home. */
+export function placed(sourceBaseName: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(os.homedir(), 'session-loom-test-manifest.json'), 'utf8')) as {
+    projects: Record<string, { file: string; source: string }[]>;
+  };
+  for (const files of Object.values(manifest.projects)) for (const f of files) if (path.basename(f.source) === sourceBaseName) return f.file;
+  throw new Error(`${sourceBaseName} is not in the test home`);
+}
+
+/** Polls until `check` holds; fails with `what` (a function: it may describe the state it saw). */
+export async function until(check: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await sleep(100);
+  }
+}
+
+export const activeTab = (): vscode.Tab | undefined => vscode.window.tabGroups.activeTabGroup.activeTab;
+
+/** The active tab, when it is the session editor on `file`. */
+export function sessionEditorTab(file: string): vscode.Tab | undefined {
+  const tab = activeTab();
+  const input = tab?.input;
+  return input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE && input.uri.fsPath === file ? tab : undefined;
+}
+
+export function describeTabs(): string {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => `${t.label}${t.isPreview ? ' (preview)' : ''}${t.isActive ? ' *' : ''}`)).join(', ') || '(no tabs)';
+}
+
+/** Whether the keyboard focus of the workbench is inside the part matching `selector` (".part.sidebar", ".part.editor"). */
+export function focusIsIn(selector: string): Promise<boolean> {
+  return frameEval<boolean>(selector, 'return el.contains(document.activeElement);');
+}
+
+/** Whether the session editor's webview showing `file` has the keyboard (webviews live in frames of their own). */
+export function webviewHasFocus(file: string): Promise<boolean> {
+  return frameEval<boolean>(editorApp(file, false), 'return document.hasFocus();');
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await sleep(200);
+}
+
+/** The session editor's webview app, once it shows `file` (and is ready, unless `ready` is false). */
+export const editorApp = (file: string, ready = true): string => `#app[data-session-file="${path.basename(file)}"]${ready ? '[data-state="ready"]' : ''}`;
