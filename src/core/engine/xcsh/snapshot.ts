@@ -49,6 +49,9 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
   const header = loaded.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
   return {
+    format: 'xcsh',
+    encoding: 'jsonl',
+    state: null,
     fileName: path.split(/[\\/]/).pop() ?? path,
     filePath: path,
     title: str(header?.title) ?? stats.title,
