@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
 import type { SessionSummary } from '../../protocol/messages';
+import { sessionOfUri } from '../sessions/sessionUri';
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
 const RELOAD_DEBOUNCE_MS = 250;
@@ -55,9 +56,11 @@ export class SessionDocument implements vscode.CustomDocument {
     this.lastSize = st?.size ?? -1;
     this.lastMtime = st?.mtimeMs ?? -1;
     const config = vscode.workspace.getConfiguration('sessionLoom');
+    const session = sessionOfUri(this.uri);
     const model = await openSessionModel(this.filePath, {
       l10nT: vscode.l10n.t,
       blobDir: expandHome(config.get<string>('blobStore', '').trim()),
+      ...(session !== undefined ? { session } : {}),
     });
     if (this.disposed) model.dispose();
     return { model, summary: await model.summary() };

@@ -9,6 +9,7 @@ import { decodeCwd } from '../../core/formats/xcsh/cwd';
 import { defaultSessionRoots, isSessionFileName, readSessionInfo } from '../../core/discovery/discovery';
 import type { SessionFormat } from '../../core/formats/detect';
 import { DSH_LOG_NAMES } from '../../core/formats/dsh/paths';
+import { listDshDatabaseSessions } from '../../core/formats/dsh/sqliteStore';
 import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
 
 export function expandHome(p: string): string {
@@ -55,6 +56,52 @@ export interface SessionMeta {
   isSubagent: boolean;
   /** Which agent wrote it (by content): dsh logs are shown read-only and never written. */
   format: SessionFormat;
+  /**
+   * A session of a dsh SQLite store: the store's path and the session's id. `file` is then a key
+   * (`<store>#session=<id>`), not a path; the store is what is read.
+   */
+  store?: { path: string; session: string };
+}
+
+/** The key of a store session (its `file`): unique per store and session, never a real path. */
+export function storeSessionKey(store: string, session: string): string {
+  return `${store}#session=${encodeURIComponent(session)}`;
+}
+
+/**
+ * The sessions of a dsh SQLite store (a `sessionLoom.dshStores` entry), as one project row named
+ * by the store; subagents nest under their parent. A store that cannot be read is a project row
+ * with no sessions and the reason, so the view says why.
+ */
+export async function listStore(storePath: string): Promise<ProjectInfo & { problem?: string }> {
+  const name = path.basename(storePath);
+  try {
+    const st = await fs.stat(storePath);
+    const rows = await listDshDatabaseSessions(storePath);
+    const metas: SessionMeta[] = rows.map((r) => ({
+      file: storeSessionKey(storePath, r.id),
+      root: storePath,
+      projectDir: storePath,
+      id: r.id,
+      cwd: r.cwd ?? undefined,
+      title: r.title ?? undefined,
+      created: r.createdAt > 0 ? new Date(r.createdAt).toISOString() : undefined,
+      modifiedMs: st.mtimeMs,
+      size: st.size,
+      version: undefined,
+      state: r.problem ? 'damaged' : 'current',
+      firstUserMessage: undefined,
+      firstPrompt: undefined,
+      parentSession: r.parentSession ?? undefined,
+      subagents: [],
+      isSubagent: false,
+      format: 'dsh',
+      store: { path: storePath, session: r.id },
+    }));
+    return { root: storePath, dir: storePath, name, label: storePath, sessions: nestDsh(metas).sort(byNewest) };
+  } catch (e) {
+    return { root: storePath, dir: storePath, name, label: storePath, sessions: [], problem: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 const SESSION_FILE = /\.jsonl$/;

@@ -17,22 +17,24 @@ export class DshStatsCache {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** The figures if known for this stamp, without reading. */
-  peek(file: string, size: number, mtimeMs: number): DshRowStats | undefined {
-    const hit = this.cache.get(file);
+  peek(file: string, size: number, mtimeMs: number, session?: string): DshRowStats | undefined {
+    const hit = this.cache.get(session === undefined ? file : `${file}#session=${session}`);
     return hit && hit.stamp === `${size}:${mtimeMs}` ? hit.done : undefined;
   }
 
-  get(file: string): Promise<DshRowStats> {
+  /** `file` is the log (or the store); `session` picks a session of a store. */
+  get(file: string, session?: string): Promise<DshRowStats> {
+    const key = session === undefined ? file : `${file}#session=${session}`;
     const run = async (): Promise<DshRowStats> => {
       const st = await stat(file);
       const stamp = `${st.size}:${st.mtimeMs}`;
-      const hit = this.cache.get(file);
+      const hit = this.cache.get(key);
       if (hit && hit.stamp === stamp) return hit.stats;
       const entry: { stamp: string; stats: Promise<DshRowStats>; done?: DshRowStats } = {
         stamp,
-        stats: loadDshSource(file).then((log) => ({ ...dshSessionStats(log), diagnostics: log.diagnostics.length })),
+        stats: loadDshSource(file, session === undefined ? {} : { session }).then((log) => ({ ...dshSessionStats(log), diagnostics: log.diagnostics.length })),
       };
-      this.cache.set(file, entry);
+      this.cache.set(key, entry);
       entry.done = await entry.stats;
       return entry.done;
     };

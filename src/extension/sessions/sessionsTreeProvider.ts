@@ -211,7 +211,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     if (node.kind !== 'session' || item.tooltip !== undefined) return item;
     const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
     if (node.meta.format === 'dsh') {
-      const dsh = await this.dshStats.get(node.file).catch(() => undefined);
+      const dsh = await this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).catch(() => undefined);
       return renderItem(node, { doc: undefined, dsh, now: Date.now(), messageCount: dsh ? dshMessageCount(dsh) : undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
     }
     try {
@@ -283,9 +283,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   /** The row's message count: the loaded session's, else a background read's (see messageCounts.ts). */
   private messageCount(node: SessionNode): number | undefined {
     if (node.meta.format === 'dsh') {
-      const known = this.dshStats.peek(node.file, node.meta.size, node.meta.modifiedMs);
+      const known = this.dshStats.peek(node.meta.store?.path ?? node.file, node.meta.size, node.meta.modifiedMs, node.meta.store?.session);
       if (known) return dshMessageCount(known);
-      if (node.meta.size <= COUNT_READ_LIMIT) void this.dshStats.get(node.file).then(() => this.changed.fire(node), () => undefined);
+      if (node.meta.size <= COUNT_READ_LIMIT) void this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).then(() => this.changed.fire(node), () => undefined);
       return undefined;
     }
     const doc = this.docs.peek(node.file);
