@@ -57,11 +57,6 @@ export class DshEventStore implements DshEventList {
   /** `texts`: where records that are not resident are read again; none: every record is resident. */
   constructor(private readonly texts: RecordTexts | null = null) {}
 
-  /** Whether records can be left unparsed (there are stored bytes to read them again from). */
-  get lazy(): boolean {
-    return this.texts !== null;
-  }
-
   get length(): number {
     return this.first[this.records]!;
   }
