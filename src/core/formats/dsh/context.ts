@@ -42,6 +42,9 @@ export interface DshContextAt {
 
 type Rec = Record<string, unknown>;
 
+/** The event types the fold reads (the index is built over these only; the reader keeps them parsed). */
+export const CONTEXT_FOLD_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title']);
+
 const rec = (v: unknown): Rec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : undefined);
 
 /** The message a surface event contributes to the model's history, or null (§4 step 2). */

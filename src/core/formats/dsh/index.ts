@@ -54,7 +54,7 @@
 // @sqlite.org/sqlite-wasm (official SQLite WASM build, FTS5 included) for the SQLite store.
 import { open } from 'node:fs/promises';
 import { startsWithSqliteMagic } from '../detect';
-import { DshContextIndex, type DshContextAt } from './context';
+import { CONTEXT_FOLD_TYPES, DshContextIndex, type DshContextAt } from './context';
 import type { DshEventList } from './eventStore';
 import { DshDatabase } from './sqliteStore';
 import { loadDshFile, type DshReadOptions } from './load';
@@ -78,9 +78,6 @@ export { DshEventStore, type DshEventList } from './eventStore';
 export { dshStateLabel, dshStateDescription } from './stateWords';
 
 const contextIndexes = new WeakMap<DshLog, DshContextIndex>();
-
-/** The event types the context fold reads (context.ts); the others are never rebuilt for it. */
-const CONTEXT_FOLD_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title']);
 
 /** `events` then `closers`, indexable, without rebuilding anything. */
 function withClosers(log: DshLog): DshEventList {

@@ -3,6 +3,7 @@
 // stats), and its place in the event store (eventStore.ts): kept parsed when the viewer's context
 // or a fold reads it later, else left in the stored bytes to be parsed again on demand.
 import { OpenTurnFold, type OpenTurnState } from './closers';
+import { CONTEXT_FOLD_TYPES } from './context';
 import { DshEventStore, type RecordPlaceInText } from './eventStore';
 import { LegacyUpgrader } from './legacy';
 import type { PackedRowShape } from './packedRows';
@@ -11,14 +12,11 @@ import { DshStatsFold, rememberStatsFold } from './stats';
 import type { DshDiagnostic, DshEvent } from './types';
 
 /**
- * The event types kept parsed: what dshContextAt reads (surface messages, request headers and
- * routes, titles; steering/message is upgraded to a user/message) and the compaction events a
- * replacement is reported with. The closers and the stats are folded as the log is read instead.
+ * The event types kept parsed: what dshContextAt reads (a steering/message that is not upgraded
+ * to a user/message is refused, and small) and the compaction events a replacement is reported
+ * with. The closers and the stats are folded as the log is read instead.
  */
-export const RESIDENT_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title', 'steering/message',
-  'compaction/summary', 'compaction/prune',
-]);
+export const RESIDENT_EVENT_TYPES: ReadonlySet<string> = new Set([...CONTEXT_FOLD_TYPES, 'steering/message', 'compaction/summary', 'compaction/prune']);
 
 export interface BuiltEvents {
   events: DshEventStore;
