@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DSH_READ_ONLY_REASON } from '../../formats/detect';
-import { dshContextAt, dshSessionStats, dshStateDescription, dshStateLabel, eventsWithClosers, loadDshSource, projectSurfaceEvent, readDshAttachment, type DshContextAt, type DshEvent, type DshLog } from '../../formats/dsh/index';
+import { dshContextAt, dshSessionStats, dshStateDescription, dshStateLabel, loadDshSource, projectSurfaceEvent, readDshAttachment, type DshContextAt, type DshEvent, type DshLog } from '../../formats/dsh/index';
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
@@ -15,7 +15,7 @@ import type { ContextInfo, MessageView, SessionSummary, TreeRow } from '../../..
 import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { estimateTokens, messageParts } from '../xcsh/messageView';
 import { displayMessage, eventKind, type DisplayMessage } from './dshDisplay';
-import { DshOutline, type OutlineNode } from './dshOutline';
+import { DshOutline, type OutlineEvents, type OutlineNode } from './dshOutline';
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 const CACHED_CONTEXTS = 4;
@@ -41,7 +41,7 @@ const iso = (ms: number | null | undefined): string | null => (typeof ms === 'nu
 export class DshModel implements SessionModel {
   readonly format = 'dsh' as const;
   #log!: DshLog;
-  #events!: DshEvent[];
+  #events!: OutlineEvents;
   #outline!: DshOutline;
   #toolNames!: Map<string, string>;
   /** Seqs of the request/header events, ascending (the reasoning effort at a seq). */
@@ -68,15 +68,22 @@ export class DshModel implements SessionModel {
     const st = await stat(this.path);
     const log = await loadDshSource(this.path, this.opts.session !== undefined ? { session: this.opts.session } : {});
     this.#log = log;
-    this.#events = eventsWithClosers(log);
-    this.#outline = new DshOutline(this.#events, log.events.length);
+    const stored = log.events.length;
+    this.#events = {
+      length: stored + log.closers.length,
+      at: (seq) => (seq < stored ? log.events.at(seq)! : log.closers[seq - stored]!),
+      typeAt: (seq) => (seq < stored ? (log.events.typeAt(seq) ?? '') : log.closers[seq - stored]!.type),
+    };
+    this.#outline = new DshOutline(this.#events, stored);
     this.#toolNames = new Map();
     this.#headers = [];
-    for (const e of this.#events) {
-      if (e.type === 'request/header') this.#headers.push(e.seq);
-      if (e.type !== 'assistant/message' && e.type !== 'tool/call') continue;
-      const d = isObj(e.data) ? e.data : {};
-      if (e.type === 'tool/call' && typeof d.callId === 'string' && typeof d.name === 'string') this.#toolNames.set(d.callId, d.name);
+    for (let seq = 0; seq < this.#events.length; seq++) {
+      const type = this.#events.typeAt(seq);
+      if (type === 'request/header') this.#headers.push(seq);
+      if (type !== 'assistant/message' && type !== 'tool/call') continue;
+      const d = this.#events.at(seq).data;
+      if (!isObj(d)) continue;
+      if (type === 'tool/call' && typeof d.callId === 'string' && typeof d.name === 'string') this.#toolNames.set(d.callId, d.name);
       const content = isObj(d.message) && Array.isArray(d.message.content) ? d.message.content : [];
       for (const b of content) if (isObj(b) && b.type === 'tool-call' && typeof b.id === 'string' && typeof b.name === 'string') this.#toolNames.set(b.id, b.name);
     }
@@ -97,7 +104,12 @@ export class DshModel implements SessionModel {
     const stats = dshSessionStats(log);
     const h = log.header;
     const t = this.l10nT;
-    const userPrompt = this.#events.find((e) => eventKind(e) === 'user');
+    let userPrompt: DshEvent | undefined;
+    for (let seq = 0; seq < this.#events.length && !userPrompt; seq++) {
+      if (this.#events.typeAt(seq) !== 'user/message') continue;
+      const e = this.#events.at(seq);
+      if (eventKind(e) === 'user') userPrompt = e;
+    }
     const diagnostics = log.diagnostics;
     const messages = stats.messages.user + stats.messages.injected + stats.messages.assistant + stats.messages.toolResults;
     return {
@@ -168,7 +180,7 @@ export class DshModel implements SessionModel {
       case 'chunks':
         return { kind: 'chunks', text: n.children === 1 ? t('streamed {0} chunk', 1) : t('streamed {0} chunks', n.children), label };
       case 'event': {
-        const e = this.#events[n.seq]!;
+        const e = this.#events.at(n.seq);
         const kind = eventKind(e);
         return { kind: kind === 'event' ? e.type : kind, text: this.#outline.text(n), label };
       }
@@ -177,8 +189,8 @@ export class DshModel implements SessionModel {
 
   #stepModel(n: OutlineNode): string | null {
     for (let seq = n.first; seq <= n.last; seq++) {
-      const e = this.#events[seq]!;
-      if (e.type !== 'assistant/message') continue;
+      if (this.#events.typeAt(seq) !== 'assistant/message') continue;
+      const e = this.#events.at(seq);
       const src = isObj(e.data) && isObj(e.data.message) && isObj(e.data.message.source) ? e.data.message.source : {};
       if (typeof src.model === 'string') return src.model;
     }
@@ -210,7 +222,7 @@ export class DshModel implements SessionModel {
         entryId: n.id,
         depth: n.depth,
         ...this.#display(n),
-        timestamp: iso(this.#events[n.kind === 'event' ? n.seq : n.first]?.time),
+        timestamp: iso(this.#events.at(n.kind === 'event' ? n.seq : n.first).time),
         isLeaf: n.children === 0,
         isDefaultLeaf: n.id === defaultLeaf,
         onPath: onPath.has(rows[r]!),
@@ -253,7 +265,7 @@ export class DshModel implements SessionModel {
     const resultIndex = new Map<string, { index: number; isError: boolean }>();
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      const m = (display[i] = displayMessage(ctx.messages[i], this.#events[ctx.messageSeqs[i]!], this.#toolNames));
+      const m = (display[i] = displayMessage(ctx.messages[i], this.#events.at(ctx.messageSeqs[i]!), this.#toolNames));
       tokens[i] = estimateTokens(m);
       sum += tokens[i]!;
       cumulative[i] = sum;
@@ -284,7 +296,7 @@ export class DshModel implements SessionModel {
         replacement && summaryIndex >= 0
           ? {
               id: `e${replacement.replacingSeq}`,
-              timestamp: iso(this.#events[replacement.compaction?.seq ?? replacement.replacingSeq]?.time),
+              timestamp: iso(this.#events.at(replacement.compaction?.seq ?? replacement.replacingSeq).time),
               tokensBefore: replacement.compaction?.shadowedTokenCount ?? null,
               firstKeptEntryId: null,
               keptFound: false,
@@ -312,7 +324,7 @@ export class DshModel implements SessionModel {
       } else hi = mid - 1;
     }
     if (found === -1) return null;
-    const d = this.#events[found]!.data;
+    const d = this.#events.at(found).data;
     const config = isObj(d) && isObj(d.header) && isObj(d.header.config) ? d.header.config : {};
     return typeof config.reasoningEffort === 'string' ? config.reasoningEffort : null;
   }
@@ -344,7 +356,7 @@ export class DshModel implements SessionModel {
       role: parts.role,
       subtitle: parts.subtitle,
       badges,
-      timestamp: iso(this.#events[seq]?.time),
+      timestamp: iso(this.#events.at(seq).time),
       tokensEst: at.tokensEst,
       cumulativeTokensEst: at.cumulativeTokensEst,
       segment: at.segment,
@@ -375,7 +387,7 @@ export class DshModel implements SessionModel {
     const end = Math.min(nc.shadowed.length, start + count);
     for (let i = start; i < end; i++) {
       const seq = nc.shadowed[i]!;
-      const e = this.#events[seq]!;
+      const e = this.#events.at(seq);
       const m = displayMessage(projectSurfaceEvent(e), e, this.#toolNames);
       const tokensEst = estimateTokens(m);
       running += tokensEst;
@@ -396,7 +408,7 @@ export class DshModel implements SessionModel {
   async image(entryId: string, blockIndex: number): Promise<ImageResult> {
     const t = this.l10nT;
     const seq = entryId.startsWith('e') ? Number(entryId.slice(1)) : NaN;
-    const e = Number.isInteger(seq) ? this.#events[seq] : undefined;
+    const e = Number.isInteger(seq) && seq >= 0 && seq < this.#events.length ? this.#events.at(seq) : undefined;
     const m = e ? displayMessage(projectSurfaceEvent(e), e, this.#toolNames) : undefined;
     const b = m && Array.isArray(m.content) ? (m.content[blockIndex] as Obj | undefined) : undefined;
     if (!isObj(b) || b.type !== 'image' || typeof b.data !== 'string') return { kind: 'error', message: t('no image at this place in the entry') };

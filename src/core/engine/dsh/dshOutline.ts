@@ -6,7 +6,7 @@
 import type { TreeFilter } from '../../../protocol/messages';
 import type { DshEvent } from '../../formats/dsh/types';
 import { matchesSearch, tokenizeSearch } from '../../tree/treeView';
-import { eventKind, eventPreview, isChunk } from './dshDisplay';
+import { eventKind, eventPreview } from './dshDisplay';
 
 export type OutlineKind = 'turn' | 'step' | 'chunks' | 'event';
 
@@ -35,6 +35,16 @@ const DEFAULT_TYPES = new Set(['user/message', 'assistant/message', 'tool/call',
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The events a viewer walks: the stored ones, then the closers. `typeAt` answers without
+ * rebuilding an event (streamed chunks stay packed in the reader's store until one is shown).
+ */
+export interface OutlineEvents {
+  readonly length: number;
+  at(seq: number): DshEvent;
+  typeAt(seq: number): string;
+}
+
 export class DshOutline {
   readonly nodes: OutlineNode[] = [];
   /** Node index of each event's row (its own row, or its chunk group's for chunks). */
@@ -42,7 +52,7 @@ export class DshOutline {
   readonly byId = new Map<string, number>();
 
   constructor(
-    readonly events: readonly DshEvent[],
+    readonly events: OutlineEvents,
     /** Events from this seq on are synthetic closers. */
     readonly syntheticFrom: number,
   ) {
@@ -61,8 +71,18 @@ export class DshOutline {
       for (let k = i; k !== -1; k = this.nodes[k]!.parent) if (this.nodes[k]!.last < seq) this.nodes[k]!.last = seq;
     };
     for (let seq = 0; seq < events.length; seq++) {
-      const e = events[seq]!;
+      const type = events.typeAt(seq);
       const synthetic = seq >= syntheticFrom;
+      if (type === 'assistant/chunk') {
+        const parent = step !== -1 ? step : turn;
+        const depth = parent === -1 ? 0 : this.nodes[parent]!.depth + 1;
+        if (group === -1) group = add({ id: `c${seq}`, kind: 'chunks', depth, parent, first: seq, last: seq, seq: -1, turn: null, step: null, synthetic });
+        const row = add({ id: `e${seq}`, kind: 'event', depth: depth + 1, parent: group, first: seq, last: seq, seq, turn: null, step: null, synthetic });
+        this.rowOfSeq[seq] = row;
+        cover(row, seq);
+        continue;
+      }
+      const e = events.at(seq);
       const d = isObj(e.data) ? e.data : {};
       if (e.type === 'turn/start') {
         step = -1;
@@ -83,13 +103,6 @@ export class DshOutline {
       }
       const parent = step !== -1 ? step : turn;
       const depth = parent === -1 ? 0 : this.nodes[parent]!.depth + 1;
-      if (isChunk(e)) {
-        if (group === -1) group = add({ id: `c${seq}`, kind: 'chunks', depth, parent, first: seq, last: seq, seq: -1, turn: null, step: null, synthetic });
-        const row = add({ id: `e${seq}`, kind: 'event', depth: depth + 1, parent: group, first: seq, last: seq, seq, turn: null, step: null, synthetic });
-        this.rowOfSeq[seq] = row;
-        cover(row, seq);
-        continue;
-      }
       group = -1;
       const row = add({ id: `e${seq}`, kind: 'event', depth, parent, first: seq, last: seq, seq, turn: null, step: null, synthetic });
       this.rowOfSeq[seq] = row;
@@ -121,7 +134,7 @@ export class DshOutline {
 
   /** Whether a filter shows an event row (structure rows are decided by what they hold). */
   private eventShown(n: OutlineNode, filter: TreeFilter): boolean {
-    const e = this.events[n.seq]!;
+    const e = this.events.at(n.seq);
     switch (filter) {
       case 'all':
         return true;
@@ -142,7 +155,7 @@ export class DshOutline {
   text(n: OutlineNode, max = 140): string {
     switch (n.kind) {
       case 'event':
-        return eventPreview(this.events[n.seq]!, max);
+        return eventPreview(this.events.at(n.seq), max);
       case 'chunks':
         return '';
       case 'turn':
@@ -153,7 +166,9 @@ export class DshOutline {
 
   private firstPromptUnder(n: OutlineNode, max: number): string {
     for (let seq = n.first; seq <= n.last && seq < this.events.length; seq++) {
-      const e = this.events[seq]!;
+      const type = this.events.typeAt(seq);
+      if (type !== 'user/message' && type !== 'assistant/message') continue;
+      const e = this.events.at(seq);
       if (n.kind === 'turn' ? eventKind(e) === 'user' : e.type === 'assistant/message') return eventPreview(e, max);
     }
     return '';
@@ -181,7 +196,7 @@ export class DshOutline {
       } else if (n.kind === 'chunks') visible = filter === 'all' || filter === 'default' || filter === 'no-tools';
       else visible = tokens.length === 0 && !(n.kind === 'step' && filter === 'user-only') && filter !== 'labelled-only';
       if (visible && tokens.length > 0) {
-        const hay = `${n.kind} ${n.kind === 'event' ? this.events[n.seq]!.type : ''} ${this.text(n, 2000)}`.toLowerCase();
+        const hay = `${n.kind} ${n.kind === 'event' ? this.events.typeAt(n.seq) : ''} ${this.text(n, 2000)}`.toLowerCase();
         visible = matchesSearch(hay, tokens);
         if (!visible && n.kind === 'event') hidden++;
       }
