@@ -223,7 +223,8 @@ export class DshModel implements SessionModel {
         depth: n.depth,
         ...this.#display(n),
         timestamp: iso(this.#events.at(n.kind === 'event' ? n.seq : n.first).time),
-        isLeaf: n.children === 0,
+        // a dsh log is one line of events: no branch tips to mark (the last event is "latest")
+        isLeaf: false,
         isDefaultLeaf: n.id === defaultLeaf,
         onPath: onPath.has(rows[r]!),
         forks: false,
