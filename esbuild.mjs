@@ -51,6 +51,8 @@ const l10nBundle = {
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
   { ...node, ...nodeBundleOptions({ shebang: true }), entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The thread the extension reads and holds sessions in (src/core/engine/worker/).
+  { ...node, entryPoints: ['src/core/engine/worker/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },

@@ -1,13 +1,14 @@
 // One open session file, shared by every editor that shows it. Loads its session model in the
-// background (the webview paints its frame first) and follows the file as it grows; the panels
-// ask the model for windows. Growth is read incrementally: only the appended tail is parsed and
+// model worker (the webview paints its frame first; the extension host's thread never parses
+// the file) and follows the file as it grows; the panels ask the model for windows. Closing the
+// document while it loads cancels the load. Growth is read incrementally: only the appended tail is parsed and
 // indexed (src/core/formats/xcsh/tail.ts), with a full reload whenever the file changed in any other way.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionModel } from '../../core/engine/model';
-import { openSessionModel } from '../../core/engine/openModel';
+import type { ModelHost } from '../../core/engine/worker/modelHost';
 import type { SessionSummary } from '../../protocol/messages';
 import { sessionOfUri } from '../sessions/sessionUri';
 
@@ -38,7 +39,13 @@ export class SessionDocument implements vscode.CustomDocument {
   /** When the document was opened, for the open → first paint measurement. */
   readonly openedAt = performance.now();
 
-  constructor(readonly uri: vscode.Uri) {
+  /** Cancels a load still running when the document is closed. */
+  private readonly loading = new AbortController();
+
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly models: ModelHost,
+  ) {
     this.current = this.load();
     this.watch();
   }
@@ -57,11 +64,16 @@ export class SessionDocument implements vscode.CustomDocument {
     this.lastMtime = st?.mtimeMs ?? -1;
     const config = vscode.workspace.getConfiguration('sessionLoom');
     const session = sessionOfUri(this.uri);
-    const model = await openSessionModel(this.filePath, {
-      l10nT: vscode.l10n.t,
-      blobDir: expandHome(config.get<string>('blobStore', '').trim()),
-      ...(session !== undefined ? { session } : {}),
-    });
+    const blobDir = expandHome(config.get<string>('blobStore', '').trim());
+    const model = await this.models.open(
+      {
+        path: this.filePath,
+        ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}),
+        ...(blobDir ? { blobDir } : {}),
+        ...(session !== undefined ? { session } : {}),
+      },
+      this.loading.signal,
+    );
     if (this.disposed) model.dispose();
     return { model, summary: await model.summary() };
   }
@@ -119,6 +131,7 @@ export class SessionDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.disposed = true;
+    this.loading.abort();
     this.watcher?.close();
     clearInterval(this.pollTimer);
     clearTimeout(this.reloadTimer);

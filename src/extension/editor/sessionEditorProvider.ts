@@ -2,7 +2,9 @@
 // `priority: "option"` in the manifest (we do not own .jsonl); files under the default session
 // roots open here through a `workbench.editorAssociations` configuration default, and files
 // under roots the user configured through a one-time reopen (see defaultOpen.ts).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ModelHost } from '../../core/engine/worker/modelHost';
 import { EditorPanel } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
@@ -27,6 +29,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
     const provider = new SessionEditorProvider(context);
     const disposables: vscode.Disposable[] = [
       provider.output,
+      { dispose: () => provider.models.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         // State survives hide/show through the webview's getState/setState, not by keeping it alive.
         webviewOptions: { retainContextWhenHidden: false, enableFindWidget: true },
@@ -50,6 +53,12 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
     return vscode.Disposable.from(...disposables);
   }
 
+  /**
+   * The thread sessions are read and held in (issue 11): the extension host's event loop only
+   * waits for answers. dist/modelWorker.js sits beside dist/extension.js.
+   */
+  readonly models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js') });
+
   private constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('Session Loom Editor');
   }
@@ -60,7 +69,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   }
 
   async openCustomDocument(uri: vscode.Uri): Promise<SessionDocument> {
-    return new SessionDocument(uri);
+    return new SessionDocument(uri, this.models);
   }
 
   async resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): Promise<void> {

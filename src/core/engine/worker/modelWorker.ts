@@ -1,0 +1,17 @@
+// The thread that holds opened sessions for the extension (issue 11: the extension host's event
+// loop never stalls on a load). It opens session models with the same `openSessionModel` the CLI
+// and the tests call in-process and answers the host's calls on them through the rpc module, so
+// what the editor shows is computed by exactly the code the tests check.
+//
+// Bundled as dist/modelWorker.js; the host side is ./modelHost.ts.
+import { parentPort } from 'node:worker_threads';
+import { serve } from '../rpc';
+import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
+
+if (!parentPort) throw new Error('modelWorker.js runs as a worker thread');
+const registry = new ModelRegistry();
+serve(parentPort, {
+  open: (p, signal) => registry.open(p as OpenParams, signal),
+  call: (p) => registry.call(p as CallParams),
+  release: async (p) => registry.release((p as { handle: number }).handle),
+});

@@ -1,0 +1,175 @@
+// The model worker (issue 11): sessions are opened and held in a worker thread, and every answer
+// the host gets through the port is exactly what the same model gives in-process. Loads of one
+// file are shared, a closed editor cancels its load, and a worker that dies is replaced on the
+// next call.
+import { after, before, test } from 'node:test';
+import { buildSync } from 'esbuild';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { openSessionModel } from '../../src/core/engine/openModel';
+import type { SessionModel, TreeParams } from '../../src/core/engine/model';
+import { CancelledError } from '../../src/core/engine/rpc';
+import { ModelHost } from '../../src/core/engine/worker/modelHost';
+import { bundleTranslate, ModelRegistry } from '../../src/core/engine/worker/modelRegistry';
+import { fixture, fixtureFiles, REPO_ROOT } from '../helpers/fixtures';
+
+/** The worker bundled as the build bundles it (a worker thread cannot run TypeScript through tsx on Node 20). */
+let bundleDir = '';
+let workerFile = '';
+before(async () => {
+  const { copySqliteWasm, nodeBundleOptions } = (await import(join(REPO_ROOT, 'scripts', 'esbuild-node.mjs'))) as {
+    copySqliteWasm: (root: string, dir: string) => void;
+    nodeBundleOptions: () => Record<string, unknown>;
+  };
+  bundleDir = mkdtempSync(join(tmpdir(), 'loom-model-worker-'));
+  workerFile = join(bundleDir, 'modelWorker.js');
+  buildSync({ ...nodeBundleOptions(), entryPoints: [resolve(REPO_ROOT, 'src/core/engine/worker/modelWorker.ts')], outfile: workerFile, bundle: true, logLevel: 'error' });
+  copySqliteWasm(REPO_ROOT, bundleDir);
+});
+after(() => rmSync(bundleDir, { recursive: true, force: true }));
+const host = (): ModelHost => new ModelHost({ workerFile });
+
+const treeParams = (leafId: string | null): TreeParams => ({ filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: 200 });
+
+/** Every question a view asks, answered by one model. */
+async function answers(m: SessionModel): Promise<unknown> {
+  const leaf = await m.defaultLeaf();
+  const ctx = await m.context(leaf);
+  return {
+    format: m.format,
+    summary: await m.summary(),
+    leaf,
+    has: leaf === null ? null : await m.has(leaf),
+    tree: await m.tree(treeParams(leaf)),
+    ctx,
+    messages: await m.messages(leaf, 0, 50),
+    cut: await m.cutEntries(leaf, 0, 50),
+  };
+}
+
+test('a session opened in the worker answers exactly as the same model in-process (xcsh real-v3 and dsh fixtures)', async () => {
+  const h = host();
+  try {
+    for (const file of [...fixtureFiles('real-v3').slice(0, 3), fixture('dsh', 'dsh-compaction-recovery.session.jsonl')]) {
+      const local = await openSessionModel(file);
+      const remote = await h.open({ path: file });
+      try {
+        assert.deepEqual(await answers(remote), await answers(local), file);
+      } finally {
+        local.dispose();
+        remote.dispose();
+      }
+    }
+    // The load ran on another thread than this one.
+    assert.ok(h.threadId !== undefined && h.threadId !== threadId);
+  } finally {
+    h.dispose();
+  }
+});
+
+test('a load error crosses the port with its message and code (a missing file)', async () => {
+  const h = host();
+  try {
+    await assert.rejects(h.open({ path: join(tmpdir(), 'no-such-session-loom-file.jsonl') }), (e: NodeJS.ErrnoException) => e.code === 'ENOENT' && /no such file/.test(e.message));
+  } finally {
+    h.dispose();
+  }
+});
+
+test('opening one file twice shares one load; the last release disposes it', async () => {
+  const reg = new ModelRegistry();
+  const file = fixtureFiles('real-v3')[0]!;
+  const [a, b] = await Promise.all([reg.open({ path: file }), reg.open({ path: file })]);
+  assert.equal(a.handle, b.handle);
+  assert.equal(reg.size, 1);
+  reg.release(a.handle);
+  assert.equal(reg.size, 1, 'still held by the second opener');
+  assert.ok(await reg.call({ handle: b.handle, method: 'summary', args: [] }));
+  reg.release(b.handle);
+  assert.equal(reg.size, 0);
+  await assert.rejects(reg.call({ handle: b.handle, method: 'summary', args: [] }), /no open session/);
+});
+
+test('closing an editor while its session loads cancels the load (CancelledError) and keeps nothing', async () => {
+  const reg = new ModelRegistry();
+  const ac = new AbortController();
+  const opening = reg.open({ path: fixtureFiles('real-v3')[0]! }, ac.signal);
+  ac.abort();
+  await assert.rejects(opening, CancelledError);
+  assert.equal(reg.size, 0);
+  // Through the worker too: the host's signal reaches the worker's handler.
+  const h = host();
+  try {
+    const ac2 = new AbortController();
+    const p = h.open({ path: fixtureFiles('real-v3')[1]! }, ac2.signal);
+    ac2.abort();
+    await assert.rejects(p, CancelledError);
+  } finally {
+    h.dispose();
+  }
+});
+
+test('only the session model methods can be called through the port', async () => {
+  const reg = new ModelRegistry();
+  const { handle } = await reg.open({ path: fixtureFiles('real-v3')[0]! });
+  try {
+    await assert.rejects(reg.call({ handle, method: 'dispose' as never, args: [] }), /not a session model method/);
+    await assert.rejects(reg.call({ handle, method: 'constructor' as never, args: [] }), /not a session model method/);
+  } finally {
+    reg.release(handle);
+  }
+});
+
+test('a worker that dies is replaced: the next call opens the session again and answers', async () => {
+  const h = host();
+  try {
+    const file = fixtureFiles('real-v3')[0]!;
+    const m = await h.open({ path: file });
+    const before = await m.summary();
+    const first = h.threadId;
+    await h.current()!.worker.terminate();
+    const after = await m.summary();
+    assert.deepEqual(after, before);
+    assert.notEqual(h.threadId, first);
+    m.dispose();
+  } finally {
+    h.dispose();
+  }
+});
+
+test('a refresh another holder of the shared model already read still reports the change to this holder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-worker-'));
+  const h = host();
+  try {
+    const file = join(dir, 's.jsonl');
+    copyFileSync(fixtureFiles('real-v3')[0]!, file);
+    const a = await h.open({ path: file });
+    const b = await h.open({ path: file });
+    await a.summary();
+    await b.summary();
+    const { appendFileSync, readFileSync } = await import('node:fs');
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!) as { id: string };
+    appendFileSync(file, JSON.stringify({ type: 'label', id: 'worker01', parentId: last.id, timestamp: new Date().toISOString(), targetId: last.id, label: 'checkpoint' }) + '\n');
+    const ra = await a.refresh();
+    const rb = await b.refresh();
+    assert.notEqual(ra.kind, 'unchanged');
+    assert.notEqual(rb.kind, 'unchanged', 'the second holder learns of the change the first one read');
+    assert.deepEqual(rb.summary, ra.summary);
+    a.dispose();
+    b.dispose();
+  } finally {
+    h.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the worker translates with the display language bundle it is given', () => {
+  const t = bundleTranslate({ '{0} messages': '{0} Nachrichten' });
+  assert.equal(t('{0} messages', 3), '3 Nachrichten');
+  assert.equal(t('untranslated {0}', 'x'), 'untranslated x');
+  assert.equal(bundleTranslate(undefined)('{0} messages', 1), '1 messages');
+});
