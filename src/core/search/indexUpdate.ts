@@ -89,7 +89,7 @@ class RowWriter {
   private readonly entries;
   rows = 0;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.fts = db.prepare('INSERT INTO fts(rowid, body, meta) VALUES (?, ?, ?)');
     this.entries = db.prepare('INSERT INTO entries(id, eid, ts, off, len) VALUES (?, ?, ?, ?, ?)');
   }

@@ -46,14 +46,16 @@ export function registerNodeFsVfs(sqlite3: Sqlite3): void {
   const { capi, wasm } = sqlite3;
   const files = new Map<number, OpenFile>();
   const ptr = (p: unknown): number => Number(p);
-  const cstr = (p: unknown): string => wasm.cstrToJs(p as never);
+  const cstr = (p: unknown): string => wasm.cstrToJs(p as never) ?? '';
 
-  const io = new capi.sqlite3_io_methods();
-  const vfs = new capi.sqlite3_vfs();
-  const defaultVfs = new capi.sqlite3_vfs(capi.sqlite3_vfs_find(null));
+  // The struct wrappers' `$`-prefixed members are the C fields; the typings do not declare them.
+  type Struct = Record<string, unknown> & { pointer: unknown; dispose(): void };
+  const io = new capi.sqlite3_io_methods() as unknown as Struct;
+  const vfs = new capi.sqlite3_vfs() as unknown as Struct;
+  const defaultVfs = new capi.sqlite3_vfs(capi.sqlite3_vfs_find(null) as never) as unknown as Struct;
   io.$iVersion = 1;
   vfs.$iVersion = 2;
-  vfs.$szOsFile = capi.sqlite3_file.structInfo.sizeof;
+  vfs.$szOsFile = (capi.sqlite3_file as unknown as { structInfo: { sizeof: number } }).structInfo.sizeof;
   vfs.$mxPathname = 1024;
   // Time, randomness and sleep are the default VFS's (they do not touch files).
   vfs.$xRandomness = defaultVfs.$xRandomness;
@@ -148,7 +150,7 @@ export function registerNodeFsVfs(sqlite3: Sqlite3): void {
       if (flags & OPEN_EXCLUSIVE) mode |= constants.O_EXCL;
       const fd = openSync(path, mode, 0o644);
       files.set(ptr(pFile), { fd, path, deleteOnClose });
-      const file = new capi.sqlite3_file(pFile as never);
+      const file = new capi.sqlite3_file(pFile as never) as unknown as Struct;
       file.$pMethods = io.pointer;
       file.dispose();
       if (ptr(pOutFlags) !== 0) wasm.poke32(pOutFlags as never, flags);
@@ -185,8 +187,8 @@ export function registerNodeFsVfs(sqlite3: Sqlite3): void {
   };
 
   sqlite3.vfs.installVfs({
-    io: { struct: io, methods: ioMethods as never },
-    vfs: { struct: vfs, methods: vfsMethods as never, name: NODE_FS_VFS },
+    io: { struct: io as never, methods: ioMethods as never },
+    vfs: { struct: vfs as never, methods: vfsMethods as never, name: NODE_FS_VFS },
   });
   registered.add(sqlite3);
 }
