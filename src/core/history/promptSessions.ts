@@ -43,8 +43,8 @@ async function candidateFiles(roots: readonly string[], cwd: string, atMs: numbe
         const file = join(dir, n);
         const st = await stat(file).catch(() => null);
         if (!st?.isFile()) continue;
-        // Written to after the prompt (the agent appends), and born before it.
-        if (st.mtimeMs < atMs - WINDOW_MS || st.birthtimeMs > atMs + WINDOW_MS) continue;
+        // Written to after the prompt was sent (the agent appends); a copied file's birth time says nothing.
+        if (st.mtimeMs < atMs - WINDOW_MS) continue;
         out.push({ file, distance: Math.abs(st.mtimeMs - atMs) });
       }
     }
