@@ -51,6 +51,8 @@ const l10nBundle = {
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
   { ...node, ...nodeBundleOptions({ shebang: true }), entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The search index's worker thread (src/extension/search/indexClient.ts starts it beside dist/extension.js).
+  { ...node, entryPoints: ['src/core/search/indexWorker.ts'], outfile: 'dist/searchWorker.js' },
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },

@@ -41,6 +41,8 @@ describe('VSIX contents (vsce ls)', () => {
     'LICENSE',
     'dist/extension.js',
     'dist/cli.js',
+    // The search index's worker thread (issue 12), started beside dist/extension.js.
+    'dist/searchWorker.js',
     // The SQLite WASM binary the dsh store reader loads from beside the bundles.
     'dist/sqlite3.wasm',
     'dist/codicons/codicon.css',

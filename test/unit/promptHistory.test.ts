@@ -3,7 +3,7 @@
 // that is not a readable history as a typed error, and "Open in Session" by cwd and time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dayOf, describeHistoryError, HistoryError, historyFtsQuery, openPromptHistory } from '../../src/core/history/promptHistory';
@@ -91,7 +91,7 @@ test('missing, not SQLite, foreign and damaged databases are typed errors with o
   await expect(odd, 'foreign', /no id, prompt, created_at column/);
   const damaged = join(dir, 'damaged.db');
   await sqliteKilledAfter(damaged, `PRAGMA journal_mode=DELETE; CREATE TABLE history (id INTEGER PRIMARY KEY, prompt TEXT, created_at INTEGER, cwd TEXT); ${ins('x'.repeat(3000), T0, '/w')} ${ins('y'.repeat(3000), T0, '/w')}`);
-  const bytes = Buffer.from(require('node:fs').readFileSync(damaged));
+  const bytes = readFileSync(damaged);
   bytes.fill(0xff, 4096 + 100, 4096 + 2000);
   bytes.fill(0xff, 100, 300);
   writeFileSync(damaged, bytes);
