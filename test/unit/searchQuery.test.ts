@@ -27,6 +27,10 @@ test('"exact phrase", -exclude and -"phrase"', () => {
   assert.equal(textCheck('we fix the torn tail now', q), true);
   assert.equal(textCheck('the tail is torn, fix it', q), false, 'phrase words in another order');
   assert.equal(textCheck('fix the torn tail with a unit test', q), false, 'the excluded phrase occurs');
+  // Words in sequence as the tokenizer sees them: punctuation between them does not matter, a longer word does.
+  assert.equal(textCheck('fix: torn, tail!', q), true);
+  assert.equal(textCheck('fix the torn tails', q), false);
+  assert.equal(textCheck('fix the TORN tail — café', q), true, 'the full split (non-ASCII text) agrees');
 });
 
 test('role:, tool:, project:, after:, before: filters', () => {

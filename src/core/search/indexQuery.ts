@@ -24,7 +24,7 @@ export interface SessionResults {
   sessions: SessionHit[];
   /** Matching rows over all sessions. */
   rows: number;
-  /** Phrase checks stopped at CHECK_LIMIT candidates: counts are upper bounds. */
+  /** Counting stopped (COUNT_LIMIT matches, CHECK_LIMIT phrase candidates): counts are bounds, the newest sessions shown. */
   approximate: boolean;
   /** Why nothing could be searched (no word in the query), in English. */
   problems: string[];
@@ -39,6 +39,11 @@ export interface EntryHit {
 
 /** Rank sessions by bm25 only when this few rows match (bm25 costs a pass over every match). */
 const RANK_LIMIT = 20_000;
+// Joins with `entries` are written `fts CROSS JOIN entries`: SQLite then runs the FTS5 query as
+// the outer loop and looks rows up by id. Left to itself it drives a plain join from `entries`
+// and probes the index once per entry — ten times slower.
+/** Matches counted at most (the newest ones): beyond, counts are lower bounds. */
+const COUNT_LIMIT = 20_000;
 /** Phrases are checked on the real text of at most this many candidate rows. */
 const CHECK_LIMIT = 5_000;
 
@@ -131,14 +136,14 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const files = fileInfos(db);
   const allowed = projectFilter(q, files);
   const time = timeClause(q);
-  const join = time.bind.length > 0 ? ' JOIN entries e ON e.id = fts.rowid' : '';
+  const join = time.bind.length > 0 ? ' CROSS JOIN entries e ON e.id = fts.rowid' : '';
   const groups = new Map<number, { n: number; title: boolean; best: number | null }>();
   let approximate = false;
   let rows = 0;
 
   if (needsTextCheck(q)) {
     // Candidates by their words, then the phrase checked on the real text.
-    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid DESC LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
+    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid DESC LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
       id: number;
       off: number;
       len: number;
@@ -165,16 +170,24 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
       reader.close();
     }
   } else {
+    // Counted over the newest COUNT_LIMIT matches at most: FTS5 walks a common word's postings
+    // lazily in rowid order, so a query stops there instead of visiting millions of rows; beyond
+    // it the counts are lower bounds (and say so).
     const counted = db.selectObjects(
-      `SELECT fts.rowid / ${ROWS_PER_FILE} AS f, count(*) AS n, min(fts.rowid % ${ROWS_PER_FILE}) = 0 AS title FROM fts${join} WHERE fts MATCH ?${time.sql} GROUP BY f`,
+      time.bind.length > 0
+        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid DESC LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
+        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
       [expr, ...time.bind],
     ) as { f: number; n: number; title: number }[];
+    let seen = 0;
     for (const c of counted) {
+      seen += c.n;
       if (allowed && !allowed.has(c.f)) continue;
       groups.set(c.f, { n: c.n - (c.title ? 1 : 0), title: c.title === 1, best: null });
       rows += c.n;
     }
-    if (rows > 0 && rows <= RANK_LIMIT) {
+    if (seen > COUNT_LIMIT) approximate = true;
+    if (rows > 0 && rows <= RANK_LIMIT && !approximate) {
       const ranked = db.selectObjects(`SELECT fts.rowid / ${ROWS_PER_FILE} AS f, min(fts.rank) AS best FROM fts${join} WHERE fts MATCH ?${time.sql} GROUP BY f`, [expr, ...time.bind]) as {
         f: number;
         best: number;
@@ -224,9 +237,19 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   const time = timeClause(q);
   const lo = fid * ROWS_PER_FILE;
   const check = needsTextCheck(q);
-  const rows = db.selectObjects(
-    `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM fts JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ? AND fts.rowid >= ? AND fts.rowid < ?${time.sql} ORDER BY fts.rank LIMIT ?`,
-    [expr, lo, lo + ROWS_PER_FILE, ...time.bind, check ? CHECK_LIMIT : limit],
+  // The FTS5 query alone, then its rows' details: joined in one statement, SQLite drives the
+  // join from `entries` and probes the index row by row (ten times slower).
+  const want = check ? CHECK_LIMIT : limit;
+  const rows = (
+    time.bind.length > 0
+      ? db.selectObjects(
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.k LIMIT ?`,
+          [expr, lo, lo + ROWS_PER_FILE, ...time.bind, want],
+        )
+      : db.selectObjects(
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rank LIMIT ?) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.k`,
+          [expr, lo, lo + ROWS_PER_FILE, want],
+        )
   ) as { id: number; eid: string; ts: number | null; off: number; len: number }[];
   const reader = new RangeReader();
   const out: EntryHit[] = [];
@@ -243,6 +266,48 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   return out;
 }
 
+/** Below this many matching rows, one ranked pass over all of them beats a query per session. */
+const ONE_PASS_ROWS = 2_000;
+
+/**
+ * The best `per` entries of each of these sessions, with snippets. A small result is ranked in one
+ * pass over every match; a large one asks each session's rowid range for its best rows.
+ */
+export function topEntryHits(db: Db, q: SearchQuery, paths: readonly string[], per: number, totalRows: number): Record<string, EntryHit[]> {
+  const out: Record<string, EntryHit[]> = {};
+  const expr = ftsMatchExpression(q);
+  if (expr === null || paths.length === 0 || per <= 0) return out;
+  if (totalRows > ONE_PASS_ROWS || needsTextCheck(q) || q.after !== null || q.before !== null) {
+    for (const p of paths) out[p] = sessionEntryHits(db, q, p, per);
+    return out;
+  }
+  const ids = new Map<number, string>();
+  for (const p of paths) {
+    const id = fileIdOf(db, p);
+    if (id !== null) ids.set(id, p);
+  }
+  const ranked = db.selectObjects(`SELECT m.r AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? ORDER BY rank) m CROSS JOIN entries e ON e.id = m.r`, [expr]) as {
+    id: number;
+    eid: string;
+    ts: number | null;
+    off: number;
+    len: number;
+  }[];
+  const reader = new RangeReader();
+  try {
+    for (const r of ranked) {
+      const path = ids.get(Math.floor(r.id / ROWS_PER_FILE));
+      if (path === undefined) continue;
+      const list = (out[path] ??= []);
+      if (list.length >= per) continue;
+      list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(rowText(reader, path, r.off, r.len, r.id % ROWS_PER_FILE === 0), q) });
+    }
+  } finally {
+    reader.close();
+  }
+  return out;
+}
+
 /** Every matching entry id of a session (what the Sessions view's branch tree shows), up to `limit`. */
 export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 100_000): string[] {
   const expr = ftsMatchExpression(q);
@@ -252,7 +317,7 @@ export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 10
   const lo = fid * ROWS_PER_FILE;
   const check = needsTextCheck(q);
   const rows = db.selectObjects(
-    `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM fts JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ? AND fts.rowid > ? AND fts.rowid < ?${time.sql} LIMIT ?`,
+    `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} LIMIT ?`,
     [expr, lo, lo + ROWS_PER_FILE, ...time.bind, limit],
   ) as { id: number; eid: string; off: number; len: number }[];
   if (!check) return [...new Set(rows.map((r) => r.eid))];

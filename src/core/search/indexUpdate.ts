@@ -183,6 +183,9 @@ async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise
   return true;
 }
 
+/** Merge the index into one segment after an update that wrote this many rows. */
+const OPTIMIZE_ROWS = 20_000;
+
 /** Commits after this many bytes read: progress survives a cancel, and a journal stays small. */
 const BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -291,6 +294,10 @@ export async function updateIndex(
     w.close();
   }
   opts.onProgress?.(progress);
+  // After a big batch (the first build), merge FTS5's segments into one: every term lookup probes
+  // each segment, and a freshly built index has thousands (a query's range seeks get ~4× faster;
+  // the merge costs under a tenth of the build). Small updates leave it to FTS5's automerge.
+  if (w.rows >= OPTIMIZE_ROWS) db.exec("INSERT INTO fts(fts) VALUES('optimize')");
   stats.rows = w.rows;
   stats.ms = performance.now() - t0;
   return stats;

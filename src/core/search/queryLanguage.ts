@@ -34,8 +34,10 @@ const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
 /** Lower-case, without diacritics: how the index folds a word. */
 export function foldWord(w: string): string {
-  return w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  // (ASCII needs no decomposition: the common case, and the cost of a snippet is per word.)
+  return NON_ASCII.test(w) ? w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() : w.toLowerCase();
 }
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The folded words of a text, as the index's tokenizer sees them. */
 export function textWords(text: string): string[] {
@@ -156,13 +158,62 @@ function containsSequence(words: readonly string[], seq: readonly string[]): boo
   return false;
 }
 
+/**
+ * Whether `lower` (a lower-cased ASCII-safe text) holds the words in sequence: from each place the
+ * first word occurs as a whole word, the next words are read one by one. Null when the text needs
+ * the full split (its lower case changes its length: accents, special cases).
+ */
+function hasSequenceFast(text: string, lower: string, seq: readonly string[]): boolean | null {
+  if (lower.length !== text.length || NON_ASCII.test(text) || seq.some((w) => NON_ASCII.test(w))) return null;
+  const isWord = (c: string | undefined): boolean => c !== undefined && WORD_CHAR.test(c);
+  const first = seq[0]!;
+  for (let i = lower.indexOf(first); i !== -1; i = lower.indexOf(first, i + 1)) {
+    if (isWord(lower[i - 1]) || isWord(lower[i + first.length])) continue;
+    let at = i + first.length;
+    let ok = true;
+    for (let k = 1; k < seq.length && ok; k++) {
+      while (at < lower.length && !isWord(lower[at])) at++;
+      const w = seq[k]!;
+      ok = lower.startsWith(w, at) && !isWord(lower[at + w.length]);
+      at += w.length;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
 /** The text check: every phrase occurs in order, no multi-word exclude occurs. */
 export function textCheck(text: string, q: SearchQuery): boolean {
   if (!needsTextCheck(q)) return true;
-  const words = textWords(text);
-  for (const p of q.phrases) if (p.length > 1 && !containsSequence(words, p)) return false;
-  for (const e of q.excludes) if (e.length > 1 && containsSequence(words, e)) return false;
+  const lower = text.toLowerCase();
+  let words: string[] | null = null;
+  const has = (seq: readonly string[]): boolean => hasSequenceFast(text, lower, seq) ?? containsSequence((words ??= textWords(text)), seq);
+  for (const p of q.phrases) if (p.length > 1 && !has(p)) return false;
+  for (const e of q.excludes) if (e.length > 1 && has(e)) return false;
   return true;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
+
+/**
+ * Where the first match of the query starts in `text` (-1 when none is found this way): a fast
+ * scan of the lower-cased text for the query's words at word starts, so a 500 KB tool output does
+ * not have to be split into words for a snippet. Accented text falls back to matchRanges.
+ */
+export function firstMatchAt(text: string, q: SearchQuery): number {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return -1;
+  const needles: { w: string; whole: boolean }[] = [...q.words.map((w) => ({ w, whole: true })), ...q.prefixes.map((w) => ({ w, whole: false })), ...q.phrases.filter((p) => p.length > 0).map((p) => ({ w: p[0]!, whole: true }))];
+  let best = -1;
+  for (const { w, whole } of needles) {
+    for (let i = lower.indexOf(w); i !== -1 && (best === -1 || i < best); i = lower.indexOf(w, i + 1)) {
+      if (i > 0 && WORD_CHAR.test(lower[i - 1]!)) continue;
+      if (whole && i + w.length < lower.length && WORD_CHAR.test(lower[i + w.length]!)) continue;
+      best = i;
+      break;
+    }
+  }
+  return best;
 }
 
 /** The ranges of `text` to highlight: the query's words, words starting with its prefixes, its phrases. */

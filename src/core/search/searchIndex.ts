@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { deleteIndexDb, isCorruption, openIndexDb, type OpenedIndex } from './indexDb';
-import { querySessions, sessionEntryHits, sessionMatchIds, type EntryHit, type SessionResults } from './indexQuery';
+import { querySessions, sessionEntryHits, sessionMatchIds, topEntryHits, type EntryHit, type SessionResults } from './indexQuery';
 import { dropFileRows, sessionFilesUnder, updateIndex, type UpdateProgress, type UpdateStats } from './indexUpdate';
 import { parseSearchQuery, type SearchQuery } from './queryLanguage';
 
@@ -99,7 +99,7 @@ export class SessionSearchIndex {
       if (q.problems.length > 0) results.problems.push(...q.problems);
       const entries: Record<string, EntryHit[]> = {};
       const per = opts.entriesPerSession ?? 0;
-      if (per > 0) for (const s of results.sessions.slice(0, opts.detailedSessions ?? 20)) entries[s.file] = sessionEntryHits(this.opened.db, q, s.file, per);
+      if (per > 0) Object.assign(entries, topEntryHits(this.opened.db, q, results.sessions.slice(0, opts.detailedSessions ?? 20).map((s) => s.file), per, results.rows));
       return { query: q, results, entries, ms: performance.now() - t0 };
     }, false);
   }

@@ -1,6 +1,6 @@
 // The line a search result shows for an entry: a window of its text around the first match, on
 // one line, with the ranges to highlight (VS Code's TreeItemLabel.highlights, the CLI's markers).
-import { matchRanges, type SearchQuery } from './queryLanguage';
+import { firstMatchAt, matchRanges, type SearchQuery } from './queryLanguage';
 
 export interface Snippet {
   text: string;
@@ -10,9 +10,22 @@ export interface Snippet {
 
 /** One line of at most `width` characters around the first match (whitespace runs become one space). */
 export function makeSnippet(text: string, q: SearchQuery, width = 160): Snippet {
-  const ranges = matchRanges(text, q);
-  const first = ranges[0];
-  let from = first ? Math.max(0, first[0] - Math.floor(width / 4)) : 0;
+  // Long texts: find the first match by a scan, then split only the window around it into words.
+  let ranges: [number, number][];
+  let firstAt: number;
+  const quick = text.length > 4 * width ? firstMatchAt(text, q) : -1;
+  if (quick !== -1) {
+    const lo = Math.max(0, quick - width);
+    const hi = Math.min(text.length, quick + width * 3);
+    const within = matchRanges(text.slice(lo, hi), q).map(([a, b]): [number, number] => [a + lo, b + lo]);
+    // A range cut by the window's edges is dropped rather than shown half.
+    ranges = within.filter(([a, b]) => (a > lo || lo === 0) && (b < hi || hi === text.length));
+    firstAt = ranges[0]?.[0] ?? quick;
+  } else {
+    ranges = matchRanges(text, q);
+    firstAt = ranges[0]?.[0] ?? -1;
+  }
+  let from = firstAt >= 0 ? Math.max(0, firstAt - Math.floor(width / 4)) : 0;
   // Start at a word boundary when cutting into the text.
   if (from > 0) {
     const space = text.lastIndexOf(' ', from);
