@@ -203,3 +203,13 @@ test('one process at a time owns an index directory; a stale lock of a dead proc
   writeFileSync(join(dir, 'index.lock'), String(process.ppid));
   await assert.rejects(SessionSearchIndex.open(db), (e: unknown) => e instanceof IndexLockedError && /in use by another process/.test((e as Error).message));
 });
+
+test('updates and searches asked for at once run one after the other (one connection, no nested transactions)', async () => {
+  await withIndex(async (idx, root) => {
+    const files = [0, 1, 2, 3].map((i) => join(root, '--work-a--', `s${i}.jsonl`));
+    files.forEach((f, i) => writeFileSync(f, session(`${i}aaa0000`, '/work/a', [`lutetium ${i}`, 'reply'])));
+    const [full, ...rest] = await Promise.all([idx.update([root]), idx.updateFiles(files.slice(0, 2)), idx.search('lutetium'), idx.updateFiles(files.slice(2))]);
+    assert.equal(full.added, 4);
+    assert.equal((rest[1] as { results: { sessions: unknown[] } }).results.sessions.length, 4);
+  });
+});

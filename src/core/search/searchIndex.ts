@@ -24,7 +24,16 @@ export interface SearchOutcome {
 }
 
 export class SessionSearchIndex {
+  /** Updates run one at a time: two interleaved at their awaits would nest transactions on one connection. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(private opened: OpenedIndex) {}
+
+  private serial<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(f, f);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   /** Whether the index was created empty by this open (the first update is a full build). */
   get fresh(): boolean {
@@ -59,12 +68,18 @@ export class SessionSearchIndex {
 
   /** Brings the index up to date with every session file under `roots`. */
   async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void } = {}): Promise<UpdateStats> {
-    const files = await sessionFilesUnder(roots);
-    return this.recovering(() => updateIndex(this.opened.db, files, { complete: true, ...opts }), true);
+    return this.serial(async () => {
+      const files = await sessionFilesUnder(roots);
+      return this.recovering(() => updateIndex(this.opened.db, files, { complete: true, ...opts }), true);
+    });
   }
 
   /** Brings only these files up to date (a watcher saw them change); a file gone is dropped. */
-  async updateFiles(paths: readonly string[]): Promise<UpdateStats> {
+  updateFiles(paths: readonly string[]): Promise<UpdateStats> {
+    return this.serial(() => this.updateFilesNow(paths));
+  }
+
+  private async updateFilesNow(paths: readonly string[]): Promise<UpdateStats> {
     const files = new Map<string, Stats>();
     const gone: string[] = [];
     for (const p of paths) {
@@ -91,7 +106,11 @@ export class SessionSearchIndex {
   }
 
   /** Runs a query (the query language of queryLanguage.ts). */
-  async search(query: string, opts: SearchOptions = {}): Promise<SearchOutcome> {
+  search(query: string, opts: SearchOptions = {}): Promise<SearchOutcome> {
+    return this.serial(() => this.searchNow(query, opts));
+  }
+
+  private async searchNow(query: string, opts: SearchOptions): Promise<SearchOutcome> {
     const t0 = performance.now();
     const q = parseSearchQuery(query);
     return this.recovering(() => {
