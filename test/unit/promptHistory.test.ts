@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { dayOf, describeHistoryError, HistoryError, historyFtsQuery, openPromptHistory } from '../../src/core/history/promptHistory';
 import { locatePrompt, samePrompt } from '../../src/core/history/promptSessions';
 import { encodeCwdLegacy } from '../../src/core/formats/xcsh/cwd';
-import { sqliteKilledAfter } from '../helpers/sqliteCli';
+import { sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-history-'));
 
@@ -37,6 +37,22 @@ test('rows the agent committed but never checkpointed (writer SIGKILLed) are lis
     assert.deepEqual(h.cwds(), [{ cwd: '/work/a', count: 2 }, { cwd: '/work/b', count: 1 }]);
   } finally {
     h.close();
+  }
+});
+
+test('a database locked by a live writer in the middle of a transaction still reads: its last commit, no error', async () => {
+  const db = join(tmp(), 'history.db');
+  await sqliteKilledAfter(db, `${SCHEMA} ${ins('committed prompt', T0, '/w')}`);
+  const writer = await sqliteWriter(db, `PRAGMA journal_mode=WAL; BEGIN EXCLUSIVE; ${ins('not yet committed', T0 + 5, '/w')}`);
+  try {
+    const h = await openPromptHistory(db);
+    try {
+      assert.deepEqual(h.query({}).entries.map((e) => e.prompt), ['committed prompt']);
+    } finally {
+      h.close();
+    }
+  } finally {
+    await writer.release();
   }
 });
 

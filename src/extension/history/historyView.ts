@@ -38,6 +38,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   entries: { entry: HistoryEntry; source: string }[] = [];
   problem: string | undefined;
   usedFts = true;
+  /** The databases were read at least once (an empty history must not be read again on every redraw). */
+  private loaded = false;
   private loading: Promise<void> | undefined;
   private watchers: vscode.Disposable[] = [];
   private reloadTimer: NodeJS.Timeout | undefined;
@@ -139,6 +141,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     // Ranked (search) or newest first; several databases interleave by the same order.
     rows.sort((a, b) => (this.query ? a.rank - b.rank : 0) || b.entry.createdAt - a.entry.createdAt || b.entry.id - a.entry.id);
     this.entries = rows.map(({ entry, source }) => ({ entry, source }));
+    this.loaded = true;
     this.usedFts = usedFts;
     this.problem = anyOpened && rows.length > 0 ? (problems.length > 0 ? problems.join(' ') : undefined) : problems.join(' ') || undefined;
   }
@@ -160,7 +163,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   async getChildren(node?: HistoryNode): Promise<HistoryNode[]> {
     if (!node) {
       if (this.loading) await this.loading;
-      else if (this.entries.length === 0 && this.problem === undefined) await this.reload();
+      else if (!this.loaded) await this.reload();
       if (this.query) return this.entries.map(({ entry, source }) => ({ kind: 'prompt', entry, source, id: `${source}#${entry.id}` }));
       const days = new Map<string, HistoryEntry[]>();
       for (const { entry } of this.entries) {

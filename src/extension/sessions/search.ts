@@ -64,6 +64,8 @@ export class SessionSearch implements vscode.Disposable {
   private readonly ranks = new Map<string, number>();
   /** Whether the last search used the index (else it scanned every file). */
   usedIndex = false;
+  /** The index was opened by a search: from then on the watcher's changes keep it current. */
+  private indexOpened = false;
   private gen = 0;
   private cancel: vscode.CancellationTokenSource | undefined;
   /** Files this search loaded (they were not in the cache before) and kept as results. */
@@ -164,6 +166,7 @@ export class SessionSearch implements vscode.Disposable {
     const sub = cts.token.onCancellationRequested(() => ac.abort());
     try {
       const fresh = await index.open(roots);
+      this.indexOpened = true;
       const onProgress = (p: { done: number; total: number }): void => {
         status.scanned = Math.min(p.done, status.total);
         this.scheduleRedraw();
@@ -246,7 +249,8 @@ export class SessionSearch implements vscode.Disposable {
   /** Session files changed on disk: the index picks them up (reading only what was appended). */
   filesChanged(files: readonly string[]): void {
     const index = this.host.index;
-    if (!index || files.length === 0) return;
+    // (No worker is started for a user who never searched.)
+    if (!index || !this.indexOpened || files.length === 0) return;
     index.updateFiles(this.host.roots(), files).catch(() => undefined);
   }
 
