@@ -6,7 +6,7 @@
 // The corpus and the index are deleted afterwards.
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSearchCorpus } from './searchCorpus';
@@ -38,13 +38,24 @@ export async function searchBench(): Promise<void> {
   };
   buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, 'searchMeasure.ts')], outfile: script, bundle: true, logLevel: 'warning' } as never);
   copySqliteWasm(join(__dirname, '..'), outDir);
-  const dir = mkdtempSync(join(tmpdir(), 'session-loom-search-bench-'));
+  // `--keep <dir>`: generate the corpus there once and keep it (and the index) for later runs.
+  const keepAt = process.argv.indexOf('--keep');
+  const keep = keepAt !== -1 ? process.argv[keepAt + 1]! : undefined;
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'session-loom-search-bench-'));
   const root = join(dir, 'sessions');
   const indexPath = join(dir, 'index', 'index.db');
   let ok = true;
   try {
     const g0 = performance.now();
-    const corpus = generateSearchCorpus({ dir: root, sessions, bytes: mb * 1048576 });
+    const saved = join(dir, 'corpus.json');
+    let corpus: ReturnType<typeof generateSearchCorpus>;
+    if (keep && existsSync(saved)) corpus = JSON.parse(readFileSync(saved, 'utf8')) as typeof corpus;
+    else {
+      mkdirSync(dir, { recursive: true });
+      corpus = generateSearchCorpus({ dir: root, sessions, bytes: mb * 1048576 });
+      if (keep) writeFileSync(saved, JSON.stringify(corpus));
+    }
+    rmSync(join(dir, 'index'), { recursive: true, force: true });
     const corpusMB = corpus.bytes / 1048576;
     process.stderr.write(`generated ${corpus.files.length} sessions, ${corpusMB.toFixed(0)} MB, ${corpus.entries} entries in ${((performance.now() - g0) / 1000).toFixed(0)} s; measuring…\n`);
     const base = run(['baseline', root]);
@@ -93,7 +104,7 @@ export async function searchBench(): Promise<void> {
     for (const t of times) console.log(`  ${pct(t.ms.slice(1), 50).toFixed(1).padStart(7)}  ${String(t.sessions).padStart(5)}  ${String(t.rows).padStart(8)}  ${t.q}`);
     console.log(ok ? 'all search targets met' : 'SOME SEARCH TARGETS MISSED');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
   if (!ok) process.exitCode = 1;
 }

@@ -38,14 +38,14 @@ export interface EntryHit {
 }
 
 /** Rank sessions by bm25 only when this few rows match (bm25 costs a pass over every match). */
-const RANK_LIMIT = 20_000;
+const RANK_LIMIT = 2_000;
 // Joins with `entries` are written `fts CROSS JOIN entries`: SQLite then runs the FTS5 query as
 // the outer loop and looks rows up by id. Left to itself it drives a plain join from `entries`
 // and probes the index once per entry — ten times slower.
 /** Matches counted at most (the newest ones): beyond, counts are lower bounds. */
 const COUNT_LIMIT = 20_000;
 /** Phrases are checked on the real text of at most this many candidate rows. */
-const CHECK_LIMIT = 5_000;
+const CHECK_LIMIT = 1_000;
 
 interface FileInfo {
   id: number;
@@ -55,9 +55,16 @@ interface FileInfo {
   mtime: number;
 }
 
+/** The files table as read by the last query, while nothing was written since (total_changes() says). */
+const fileInfoCache = new WeakMap<Db, { changes: number; files: Map<number, FileInfo> }>();
+
 function fileInfos(db: Db): Map<number, FileInfo> {
+  const changes = Number(db.selectValue('SELECT total_changes()'));
+  const hit = fileInfoCache.get(db);
+  if (hit && hit.changes === changes) return hit.files;
   const out = new Map<number, FileInfo>();
   for (const r of db.selectObjects('SELECT id, path, cwd, title, mtime FROM files') as unknown as FileInfo[]) out.set(r.id, r);
+  fileInfoCache.set(db, { changes, files: out });
   return out;
 }
 
@@ -143,7 +150,7 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
 
   if (needsTextCheck(q)) {
     // Candidates by their words, then the phrase checked on the real text.
-    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid DESC LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
+    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
       id: number;
       off: number;
       len: number;
@@ -172,11 +179,12 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   } else {
     // Counted over the newest COUNT_LIMIT matches at most: FTS5 walks a common word's postings
     // lazily in rowid order, so a query stops there instead of visiting millions of rows; beyond
-    // it the counts are lower bounds (and say so).
+    // it the counts are lower bounds (and say so). Newer files have lower ids (indexUpdate.ts):
+    // ascending is the order FTS5 reads cheaply (backwards, it first loads whole doclists).
     const counted = db.selectObjects(
       time.bind.length > 0
-        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid DESC LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
-        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
+        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
+        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
       [expr, ...time.bind],
     ) as { f: number; n: number; title: number }[];
     let seen = 0;

@@ -183,6 +183,12 @@ async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise
   return true;
 }
 
+/**
+ * The first file's id. Ids count down from here and are not reused while their row exists; rowids
+ * (id × 2^24 + row) stay below 2^53, so JavaScript numbers hold them exactly.
+ */
+export const FIRST_FILE_ID = 2 ** 28;
+
 /** Merge the index into one segment after an update that wrote this many rows. */
 const OPTIMIZE_ROWS = 20_000;
 
@@ -202,7 +208,20 @@ export async function updateIndex(
   const t0 = performance.now();
   const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
   const known = new Map<string, FileRow>();
-  for (const r of db.selectObjects('SELECT * FROM files') as unknown as FileRow[]) known.set(r.path, r);
+  if (opts.complete) for (const r of db.selectObjects('SELECT * FROM files') as unknown as FileRow[]) known.set(r.path, r);
+  else {
+    // A few files a watcher named: look up only those (a full table is thousands of rows).
+    const one = db.prepare('SELECT * FROM files WHERE path = ?');
+    try {
+      for (const p of files.keys()) {
+        one.bind(1, p);
+        if (one.step()) known.set(p, one.get({}) as unknown as FileRow);
+        one.reset();
+      }
+    } finally {
+      one.finalize();
+    }
+  }
 
   // Renames: a row whose path is gone, whose inode now sits under a new path with the same size and mtime.
   if (opts.complete) {
@@ -233,7 +252,7 @@ export async function updateIndex(
     }
   }
 
-  // Oldest first: file ids then grow with time, so "newest" is "highest rowid" for free.
+  // Oldest first: file ids count down (FIRST_FILE_ID, then lower), so the newest session has the lowest rowids.
   const order = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
   const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
   const w = new RowWriter(db);
@@ -261,8 +280,9 @@ export async function updateIndex(
             id = row.id;
             stats.reindexed++;
           } else {
-            db.exec({ sql: 'INSERT INTO files(path, next_seq) VALUES (?, 1)', bind: [path] });
-            id = Number(db.selectValue('SELECT last_insert_rowid()'));
+            // Ids count down: a newer file gets a lower id, so "newest first" is FTS5's cheap ascending rowid order.
+            id = Number(db.selectValue(`SELECT coalesce(min(id), ${FIRST_FILE_ID + 1}) - 1 FROM files`));
+            db.exec({ sql: 'INSERT INTO files(id, path, next_seq) VALUES (?, ?, 1)', bind: [id, path] });
             stats.added++;
           }
           await indexWhole(db, w, id, path, st);
