@@ -99,6 +99,15 @@ const KIND_ICONS: Record<string, string> = {
   session_init: 'rocket',
   mode_change: 'symbol-enum',
   ttsr_injection: 'law',
+  // dsh (deepseek-harness) rows: turns, steps, streamed chunks and log events
+  turn: 'comment-discussion',
+  step: 'debug-step-over',
+  chunks: 'ellipsis',
+  chunk: 'ellipsis',
+  toolCall: 'tools',
+  'turn/end': 'debug-stop',
+  'session/title': 'edit',
+  'request/header': 'settings-gear',
 };
 
 export function kindIcon(kind: string): string {

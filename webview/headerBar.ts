@@ -6,6 +6,19 @@ import { formatTime, formatTokens, h, icon } from './dom';
 import { request } from './rpc';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 
+/** A dsh log's format chip and its state (complete · open · interrupted · torn · corrupt). */
+function dshChips(s: SessionSummary): HTMLElement {
+  const state = s.state;
+  const tone = state === null || state.kind === 'complete' ? '' : state.kind === 'corrupt' ? ' sl-chip-error' : ' sl-chip-warn';
+  const encoding = s.encoding === 'zstd' ? l10n.t('zstd frames') : s.encoding === 'sqlite' ? l10n.t('SQLite store') : l10n.t('raw JSONL');
+  return h(
+    'span',
+    { class: 'sl-chips' },
+    h('span', { class: 'sl-chip', title: l10n.t('A deepseek-harness session log ({0}), shown read-only', encoding) }, l10n.t('dsh')),
+    state ? h('span', { class: `sl-chip${tone}`, title: state.description }, state.label) : null,
+  );
+}
+
 function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
@@ -64,7 +77,7 @@ function emptyNotice(s: SessionSummary): HTMLElement | null {
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
   const t = s.totals;
-  const versionChip = h(
+  const versionChip = s.format === 'dsh' ? dshChips(s) : h(
     'span',
     {
       class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`,
@@ -101,7 +114,8 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
     { class: 'sl-header-actions' },
     s.needsMigration ? button('arrow-up', l10n.t('Migrate…'), l10n.t('Rewrite the file as v{0} (with a preview and a backup)', s.currentVersion), () => request('migrate', {}).catch(onError), { primary: true }) : null,
     diagBtn,
-    button('go-to-file', l10n.t('Raw JSONL'), l10n.t('Open the file in the text editor'), () => request('openRaw', { line: null }).catch(onError)),
+    // zstd frames and SQLite pages are not text: only a raw log opens in the text editor
+    s.encoding === 'jsonl' ? button('go-to-file', l10n.t('Raw JSONL'), l10n.t('Open the file in the text editor'), () => request('openRaw', { line: null }).catch(onError)) : null,
   );
 
   return h(
@@ -112,7 +126,11 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       { class: 'sl-header-top' },
       titleOf(s),
       versionChip,
-      s.readOnlyReason ? h('span', { class: 'sl-chip sl-chip-error', title: l10n.t('This file is not written by Session Loom') }, icon('lock'), ' ', l10n.t('read-only: {0}', s.readOnlyReason)) : null,
+      s.readOnlyReason && s.format === 'dsh'
+        ? h('span', { class: 'sl-chip', title: s.readOnlyReason }, icon('lock'), ' ', l10n.t('read-only'))
+        : s.readOnlyReason
+          ? h('span', { class: 'sl-chip sl-chip-error', title: l10n.t('This file is not written by Session Loom') }, icon('lock'), ' ', l10n.t('read-only: {0}', s.readOnlyReason))
+          : null,
       h('span', { class: 'sl-spacer' }),
       actions,
     ),
@@ -122,12 +140,15 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       s.cwd ? stat(l10n.t('cwd'), s.cwd) : null,
       stat(l10n.t('created'), formatTime(s.created) || '—'),
       stat(l10n.t('modified'), formatTime(s.modified) || '—'),
-      stat(l10n.t('entries'), s.entryCount.toLocaleString(), s.leafCount === 1 ? l10n.t('{0} leaf', 1) : l10n.t('{0} leaves', s.leafCount.toLocaleString())),
+      s.format === 'dsh'
+        ? stat(l10n.t('events'), s.entryCount.toLocaleString(), s.leafCount === 1 ? l10n.t('{0} turn', 1) : l10n.t('{0} turns', s.leafCount.toLocaleString()))
+        : stat(l10n.t('entries'), s.entryCount.toLocaleString(), s.leafCount === 1 ? l10n.t('{0} leaf', 1) : l10n.t('{0} leaves', s.leafCount.toLocaleString())),
       stat(l10n.t('messages'), t.messages.toLocaleString()),
       stat(l10n.t('tool calls'), t.toolCalls.toLocaleString()),
       stat(l10n.t('tokens in/out'), `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, l10n.t('From the usage the provider reported')),
       stat(l10n.t('cache r/w'), `${formatTokens(t.cacheRead)} / ${formatTokens(t.cacheWrite)}`),
-      stat(l10n.t('cost'), `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
+      // dsh logs record token usage, not prices
+      s.format === 'dsh' ? null : stat(l10n.t('cost'), `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
       s.models.length > 0 ? stat(l10n.t('models'), s.models.join(', ')) : null,
     ),
     diagList,

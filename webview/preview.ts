@@ -159,12 +159,16 @@ export class ContextPreview {
     if (!c) {
       push('msg', n);
     } else {
-      push('msg', Math.min(1, n));
+      // The summary stands where the span it replaced was: first for an xcsh compaction, wherever
+      // the shadowed span began for a dsh replacement (the messages before it are sent as usual).
+      const s = Math.min(c.summaryIndex ?? 0, n);
+      push('msg', s);
+      push('msg', Math.min(1, n - s), s);
       push('band', c.cutCount > 0 ? 1 : 0);
       if (this.host.isCutBandOpen()) push('cut', c.cutCount);
-      if (c.keptEnd > 1) {
+      if (c.keptEnd > s + 1) {
         push('kept', 1);
-        push('msg', c.keptEnd - 1, 1);
+        push('msg', c.keptEnd - s - 1, s + 1);
       }
       if (n > c.keptEnd) {
         push('boundary', 1);
@@ -341,6 +345,7 @@ export class ContextPreview {
     const info = this.info!;
     const r = info.runtime;
     const models = Object.entries(r.models);
+    const dsh = r.tools !== undefined && r.tools !== null;
     const el = this.runtimeEl;
     el.replaceChildren();
     const n = info.messageCount;
@@ -358,10 +363,19 @@ export class ContextPreview {
         { class: 'sl-runtime-grid' },
         chip('lightbulb', l10n.t('Thinking:'), r.thinkingLevel),
         chip('hubot', l10n.t('Models:'), models.length === 0 ? l10n.t('none') : models.map(([role, m]) => (role === 'default' ? m : `${role}: ${m}`)).join(', ')),
-        chip('symbol-enum', l10n.t('Mode:'), r.mode),
-        chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
+        // dsh has no modes or TTSR rules: it sends a system prompt and tools instead
+        dsh ? null : chip('symbol-enum', l10n.t('Mode:'), r.mode),
+        dsh ? null : chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
       ),
     );
+    if (dsh) {
+      const system = h('details', { class: 'sl-fold sl-runtime-more sl-system-prompt' }, h('summary', {}, !r.systemPrompt ? l10n.t('System prompt: none') : r.systemPrompt.length === 1 ? l10n.t('System prompt ({0} character)', 1) : l10n.t('System prompt ({0} characters)', r.systemPrompt.length.toLocaleString())));
+      if (r.systemPrompt) system.append(h('pre', { class: 'sl-pre' }, r.systemPrompt));
+      const tools = r.tools ?? [];
+      const toolList = h('details', { class: 'sl-fold sl-runtime-more sl-tools' }, h('summary', {}, tools.length === 1 ? l10n.t('{0} tool', 1) : l10n.t('{0} tools', tools.length)));
+      if (tools.length > 0) toolList.append(h('ul', { class: 'sl-tool-list' }, ...tools.map((x) => h('li', {}, h('code', {}, x)))));
+      el.append(system, toolList);
+    }
     if (r.modeDataJson || r.injectedTtsrRules.length > 0) {
       const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, l10n.t('Mode data and injected rules')));
       if (r.modeDataJson) d.append(h('pre', { class: 'sl-pre sl-json' }, r.modeDataJson));

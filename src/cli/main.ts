@@ -1,6 +1,6 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
 // `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
-import { contextCommand, doctorCommand, entriesCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
+import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
@@ -9,6 +9,7 @@ import { CliError, processIo, UsageError, type Io } from './util';
 const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   context: contextCommand,
   entries: entriesCommand,
+  events: eventsCommand,
   tree: treeCommand,
   ls: lsCommand,
   doctor: doctorCommand,
@@ -19,14 +20,18 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   title: titleCommand,
 };
 
-export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi)
+export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi),\nand view deepseek-harness (dsh) logs read-only (raw, .jsonl.zstd, SQLite stores)
 
 ${READ.context}
     the model context at a leaf (default: the last entry in file order) as JSON
 ${READ.entries}
     {header, entries, diagnostics, leafId} after in-memory migration
+${READ.events}
+    a deepseek-harness log: {format, header, state, events, closers, diagnostics} (closers: the
+    synthetic events of an interrupted turn, applied in memory and never written)
 ${READ.tree}
-    the branch tree as indented text (labels in [brackets], the default leaf marked)
+    the branch tree as indented text (labels in [brackets], the default leaf marked); a dsh log
+    as turns → steps → events
 ${READ.ls}
     sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
 ${READ.doctor}

@@ -20,6 +20,12 @@ export const DiagnosticViewSchema = z.object({
 export type DiagnosticView = z.infer<typeof DiagnosticViewSchema>;
 
 export const SessionSummarySchema = z.object({
+  /** Which agent's format the file is in (src/core/formats/detect.ts). */
+  format: z.enum(['xcsh', 'dsh']),
+  /** How the file stores its records: JSON lines, zstd frames, or rows of an SQLite store (dsh). */
+  encoding: z.enum(['jsonl', 'zstd', 'sqlite']),
+  /** A dsh log's state (complete · open · interrupted · torn · corrupt) in words; null for xcsh. */
+  state: z.object({ kind: z.string(), label: z.string(), description: z.string() }).nullable(),
   fileName: z.string(),
   filePath: z.string(),
   title: z.string().nullable(),
@@ -141,6 +147,9 @@ export const ContextInfoSchema = z.object({
     mode: z.string(),
     modeDataJson: z.string().nullable(),
     injectedTtsrRules: z.array(z.string()),
+    /** dsh: the effective system prompt and tool names (from the latest request header). */
+    systemPrompt: z.string().nullable().optional(),
+    tools: z.array(z.string()).nullable().optional(),
   }),
   compaction: z
     .object({
@@ -152,6 +161,11 @@ export const ContextInfoSchema = z.object({
       cutCount: z.number().int(),
       /** Messages [1, keptEnd) are the kept range; keptEnd is the first message after the compaction. */
       keptEnd: z.number().int(),
+      /**
+       * Where the summary sits among the messages (xcsh: always 0, the summary comes first; dsh: the
+       * replacement takes the place of the span it shadowed). Messages before it are sent as usual.
+       */
+      summaryIndex: z.number().int().optional(),
     })
     .nullable(),
   /** Depth of the leaf (entries on its path). */

@@ -11,6 +11,7 @@
 //   <tmp>/home/.xcsh/agent/blobs/
 //   <tmp>/workspace/
 //   <tmp>/home/session-loom-test-manifest.json                                               what went where
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,7 +112,11 @@ export function buildTestHome(tmpDir) {
   const settings = { 'git.openRepositoryInParentFolders': 'never', 'workbench.view.alwaysShowHeaderActions': true };
   writeFileSync(path.join(workspaceDir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   writeFileSync(path.join(workspaceDir, 'README.md'), '# Session Loom test workspace\n\nSessions live in the fake home: `~/.xcsh/agent/sessions`.\n');
-  const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects };
+  // deepseek-harness logs under ~/.dsh/sessions (a default root once it exists) and a dsh store.
+  const dsh = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'helpers', 'dshWorld.ts'), home], { cwd: repoRoot, encoding: 'utf8' }),
+  );
+  const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects, dsh };
   writeFileSync(path.join(home, 'session-loom-test-manifest.json'), JSON.stringify(result, null, 2) + '\n');
   return result;
 }

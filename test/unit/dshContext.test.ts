@@ -12,8 +12,8 @@ test('compaction-recovery: the summary (seq 21) replaces seq 4; its compaction/s
   assert.equal(ctx.at, 30);
   // user 4 is replaced by 21 in its place; assistant 13, tool result 15, assistant 28 follow
   assert.deepEqual(ctx.messageSeqs, [21, 13, 15, 28]);
-  assert.equal(ctx.messages[0], log.events[21]!.data);
-  assert.equal(ctx.messages[1], (log.events[13]!.data as { message: unknown }).message);
+  assert.equal(ctx.messages[0], log.events.at(21)!.data);
+  assert.equal(ctx.messages[1], (log.events.at(13)!.data as { message: unknown }).message);
   assert.deepEqual(ctx.replacements, [
     {
       replacingSeq: 21,
@@ -59,7 +59,7 @@ test('tool names come from the latest request/header; a later header changes sys
     ev('request/header', seq, { header: { config: { provider: 'p', model }, system, tools }, reason: seq === 0 ? 'initial' : 'change' });
   const records = [header(0, 's1', [{ name: 'read', description: '' }, { name: 'bash' }], 'm1'), userMessage(1, 'a'), header(2, 's2', [{ type: 'function', function: { name: 'edit' } }], 'm2')];
   const log = await readDshLog(Buffer.from(rawLog(records)));
-  assert.deepEqual(dshContextAt(log, 1), { at: 1, messages: [log.events[1]!.data], messageSeqs: [1], system: 's1', tools: ['read', 'bash'], model: { provider: 'p', model: 'm1' }, title: null, replacements: [] });
+  assert.deepEqual(dshContextAt(log, 1), { at: 1, messages: [log.events.at(1)!.data], messageSeqs: [1], system: 's1', tools: ['read', 'bash'], model: { provider: 'p', model: 'm1' }, title: null, replacements: [] });
   const late = dshContextAt(log, 2);
   assert.equal(late.system, 's2');
   assert.deepEqual(late.tools, ['edit']);

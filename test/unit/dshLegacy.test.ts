@@ -7,13 +7,13 @@ const read = (records: unknown[]): Promise<DshLog> => readDshLog(Buffer.from(raw
 
 test('legacy user/message without id/role gets legacy-message:<sessionId>:<seq> and role user', async () => {
   const log = await read([{ type: 'user/message', seq: 0, time: 0, data: { content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }, surfaceOp: 'append' }]);
-  assert.deepEqual(log.events[0]!.data, { content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' }, id: 'legacy-message:sid:0', role: 'user' });
+  assert.deepEqual(log.events.at(0)!.data, { content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' }, id: 'legacy-message:sid:0', role: 'user' });
   assert.ok(log.diagnostics.some((d) => d.kind === 'dsh-legacy'));
 });
 
 test('legacy assistant/message {content, provenance} is wrapped into message with source kind model', async () => {
   const log = await read([{ type: 'assistant/message', seq: 0, time: 0, data: { turn: 1, step: 1, content: [{ type: 'text', text: 'a' }], provenance: { provider: 'p', model: 'm' }, usage: { inputTokens: 1, outputTokens: 2 } }, surfaceOp: 'append' }]);
-  assert.deepEqual(log.events[0]!.data, {
+  assert.deepEqual(log.events.at(0)!.data, {
     turn: 1,
     step: 1,
     usage: { inputTokens: 1, outputTokens: 2 },
@@ -26,9 +26,9 @@ test('legacy tool/result is wrapped into a ToolResultMessage; a replacement inhe
     { type: 'tool/result', seq: 0, time: 0, data: { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'long' }], isError: false }, surfaceOp: 'append' },
     { type: 'tool/result', seq: 1, time: 0, data: { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'spilled' }], isError: false }, surfaceOp: { op: 'replace', start: 0, end: 0 }, sourceEventSeqs: [0] },
   ]);
-  const m0 = (log.events[0]!.data as { message: Record<string, unknown> }).message;
+  const m0 = (log.events.at(0)!.data as { message: Record<string, unknown> }).message;
   assert.deepEqual(m0, { id: 'legacy-message:sid:0', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'long' }], isError: false }], source: { kind: 'tool', callId: 'c1' } });
-  const m1 = (log.events[1]!.data as { message: { id: string } }).message;
+  const m1 = (log.events.at(1)!.data as { message: { id: string } }).message;
   assert.equal(m1.id, 'legacy-message:sid:0');
   assert.deepEqual(dshContextAt(log).messageSeqs, [1]);
 });
@@ -38,9 +38,9 @@ test('steering/message becomes user/message; turn/start loses its trigger', asyn
     { type: 'turn/start', seq: 0, time: 0, data: { turn: 1, trigger: { kind: 'user' } } },
     { type: 'steering/message', seq: 1, time: 0, data: { turn: 1, content: [{ type: 'text', text: 's' }], source: { kind: 'user' } }, surfaceOp: 'append' },
   ]);
-  assert.deepEqual(log.events[0]!.data, { turn: 1 });
-  assert.equal(log.events[1]!.type, 'user/message');
-  assert.deepEqual(log.events[1]!.data, { content: [{ type: 'text', text: 's' }], source: { kind: 'user' }, id: 'legacy-message:sid:1', role: 'user' });
+  assert.deepEqual(log.events.at(0)!.data, { turn: 1 });
+  assert.equal(log.events.at(1)!.type, 'user/message');
+  assert.deepEqual(log.events.at(1)!.data, { content: [{ type: 'text', text: 's' }], source: { kind: 'user' }, id: 'legacy-message:sid:1', role: 'user' });
 });
 
 test('old turn/end reasons: aborted → aborted/legacy, disposed → aborted/disposed, error{step,message} and error{step,failure}', async () => {
@@ -54,7 +54,7 @@ test('old turn/end reasons: aborted → aborted/legacy, disposed → aborted/dis
     end(5, { kind: 'completed' }),
   ]);
   assert.deepEqual(
-    log.events.map((e) => (e.data as { reason: unknown }).reason),
+    log.events.slice().map((e) => (e.data as { reason: unknown }).reason),
     [
       { kind: 'aborted', reason: { kind: 'legacy' } },
       { kind: 'aborted', reason: { kind: 'disposed' } },
@@ -75,7 +75,7 @@ test('refused shapes (request/header-delta, mode/set, request/header reason fall
   ];
   const log = await read(records);
   assert.equal(log.events.length, 4);
-  assert.deepEqual(log.events, records);
+  assert.deepEqual(log.events.slice(), records);
   const refused = log.diagnostics.filter((d) => d.kind === 'dsh-refused-event');
   assert.equal(refused.length, 4);
   assert.deepEqual(refused.map((d) => d.seq), [0, 1, 2, 3]);

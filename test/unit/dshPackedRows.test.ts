@@ -58,7 +58,7 @@ test('dsh-packed-chunks: 35 records expand to 124 events with contiguous seqs fr
   assert.equal(text.split('\n').filter((l) => l !== '').length - 1, 35);
   const log = await readDshLog(Buffer.from(text));
   assert.equal(log.events.length, 124);
-  assert.ok(log.events.every((e, i) => e.seq === i));
+  assert.ok(log.events.slice().every((e, i) => e.seq === i));
   assert.equal(log.state, 'complete');
   assert.deepEqual(log.diagnostics, []);
 });
@@ -67,8 +67,8 @@ test('every fixture expands to contiguous seqs from 0, ending in a completed or 
   for (const name of DSH_FIXTURES) {
     const log = await readDshLog(Buffer.from(dshFixtureText(name)));
     assert.ok(log.events.length > 0, name);
-    assert.ok(log.events.every((e, i) => e.seq === i), name);
-    assert.equal(log.events[log.events.length - 1]!.type, 'turn/end', name);
+    assert.ok(log.events.slice().every((e, i) => e.seq === i), name);
+    assert.equal(log.events.at(-1)!.type, 'turn/end', name);
     assert.equal(log.state, 'complete', name);
   }
 });
@@ -80,11 +80,11 @@ test('the expanded packed rows equal what a fully unpacked log stores (reasoning
     .slice(10, 27)
     .map((e) => (e.data as { chunk: { text: string } }).chunk.text)
     .join('');
-  assert.equal(text, ((log.events[53]!.data as { chunk: { block: { text: string } } }).chunk.block.text));
+  assert.equal(text, ((log.events.at(53)!.data as { chunk: { block: { text: string } } }).chunk.block.text));
   // the tool-call-chunks row (seq 28..52) rebuilds the arguments of the block-end at seq 54
   const args = log.events
     .slice(28, 53)
     .map((e) => (e.data as { chunk: { argumentsDelta: string } }).chunk.argumentsDelta)
     .join('');
-  assert.equal(args, (log.events[54]!.data as { chunk: { block: { arguments: string } } }).chunk.block.arguments);
+  assert.equal(args, (log.events.at(54)!.data as { chunk: { block: { arguments: string } } }).chunk.block.arguments);
 });

@@ -1,4 +1,5 @@
-// Read-only subcommands: context, entries, tree, ls, doctor. Nothing here writes.
+// Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. A dsh
+// log (chosen by content) is answered by commands/dsh.ts.
 import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import type { ContextMessage } from '../../core/formats/xcsh/context';
@@ -12,14 +13,32 @@ import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
+import { detectFileFormat } from '../../core/engine/openModel';
+import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
 
 export const USAGE = {
-  context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]',
+  context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
   entries: 'usage: session-loom entries <file> [--blobs <dir>] [--pretty]',
-  tree: 'usage: session-loom tree <file> [--json] [--pretty]',
+  events: 'usage: session-loom events <file> [--session <id>] [--pretty]',
+  tree: 'usage: session-loom tree <file> [--json] [--pretty]   (dsh: [--session <id>])',
   ls: 'usage: session-loom ls [--root <dir>]... [--json] [--pretty]',
-  doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]',
+  doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]   (dsh: [--session <id>])',
 };
+
+/** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
+function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
+  for (const o of ['at', 'session'] as const) {
+    if (values[o] !== undefined) throw new UsageError(`--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file\n${usage}`);
+  }
+}
+
+export async function eventsCommand(argv: string[], io: Io): Promise<number> {
+  const args = await parseFileCommand(argv, { session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.events, io);
+  if (!args) return 0;
+  const { values, file } = args;
+  if ((await detectFileFormat(file)) !== 'dsh') throw new UsageError(`${escapeForTerminal(file)} is an xcsh session file, not a deepseek-harness (dsh) log: use "session-loom entries" for its entries`);
+  return dshEvents(file, values.session as string | undefined, values.pretty === true, io, USAGE.events);
+}
 
 /** The session document, with image references resolved from `--blobs <dir>` when given. */
 async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
@@ -62,9 +81,14 @@ async function resolveImages(messages: ContextMessage[], store: BlobStore): Prom
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
+  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, at: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
   if (!args) return 0;
   const { values, file } = args;
+  if ((await detectFileFormat(file)) === 'dsh') {
+    if (values.leaf !== undefined) throw new UsageError(`--leaf names an xcsh entry; a dsh log takes --at <seq>\n${USAGE.context}`);
+    return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
+  }
+  refuseDshOptions(values, USAGE.context);
   const { doc, store } = await openWithBlobs(file, values.blobs);
   let leaf: string | null | undefined = undefined;
   if (values.leaf === 'null') leaf = null;
@@ -83,6 +107,7 @@ export async function entriesCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
   if (!args) return 0;
   const { values, file } = args;
+  if ((await detectFileFormat(file)) === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
   const { doc } = await openWithBlobs(file, values.blobs);
   writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
   return 0;
@@ -182,9 +207,11 @@ function printSegments(io: Io, roots: Segment[]): void {
 }
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
   if (!args) return 0;
   const { values, file } = args;
+  if ((await detectFileFormat(file)) === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
+  refuseDshOptions(values, USAGE.tree);
   const doc = await openSessionDocument(file);
   const roots = buildSegments(doc.tree);
   if (values.json) {
@@ -223,7 +250,7 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     out += `${escapeForTerminal(g.project)}\n`;
     const row = (s: (typeof g.sessions)[number], indent: string): void => {
       const what = s.title ?? s.firstUserMessage?.replace(/\s+/g, ' ').slice(0, 60) ?? '(no messages)';
-      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${s.damaged ? '  [damaged]' : ''}  ${escapeForTerminal(s.path)}\n`;
+      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${s.format === 'dsh' ? '  [dsh]' : ''}${s.damaged ? '  [damaged]' : ''}  ${escapeForTerminal(s.path)}\n`;
       for (const sub of g.subagents[s.path] ?? []) row(sub, indent + '  ↳ ');
     };
     for (const s of g.sessions) row(s, '  ');
@@ -236,9 +263,11 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
 // ---- doctor ----
 
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
   const { values, file } = args;
+  if ((await detectFileFormat(file)) === 'dsh') return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
+  refuseDshOptions(values, USAGE.doctor);
   const { doc } = await openWithBlobs(file, values.blobs);
   // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
   const all = doc.loaded.stat ? [...doc.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : doc.diagnostics;

@@ -5,7 +5,7 @@
 // prefix (64 KiB) is tried; a whole multi-MB file is never read to fill a picker row.
 // Nothing here writes.
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -14,6 +14,21 @@ import { readJsonlPrefix } from '../formats/xcsh/jsonl';
 import { contentText } from '../formats/xcsh/stats';
 import { english, type Translate } from '../l10n';
 import { isMeaningfulPrompt } from './prompts';
+import { isDshHeader, startsWithZstdMagic, type SessionFormat } from '../formats/detect';
+import { readDshListing, type DshListing, type DshListingResult } from '../formats/dsh/listing';
+import { dshSessionsRoot } from '../formats/dsh/paths';
+
+async function startsWithZstd(path: string): Promise<boolean> {
+  const fh = await open(path, 'r').catch(() => null);
+  if (!fh) return false;
+  try {
+    const buf = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(buf, 0, 4, 0);
+    return startsWithZstdMagic(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
 
 export const METADATA_PREFIX_BYTES = 4096;
 const METADATA_RETRY_BYTES = 64 * 1024;
@@ -47,16 +62,78 @@ export interface SessionInfo {
   parentPath?: string;
   /** No valid header could be read: shown, never written. */
   damaged: boolean;
+  /** Which agent wrote it, by content (src/core/formats/detect.ts). */
+  format: SessionFormat;
+  /** dsh: how the log is stored (`raw` JSONL or `zstd` frames). */
+  encoding?: 'raw' | 'zstd';
 }
 
-/** `~/.xcsh/agent/sessions`, plus `~/.omp/agent/sessions` and `~/.pi/agent/sessions` when present. */
-export function defaultSessionRoots(home: string = homedir()): string[] {
+/** A session file name: `.jsonl` (xcsh, pi, raw dsh) or `.jsonl.zstd` (dsh's default). */
+export function isSessionFileName(name: string): boolean {
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd');
+}
+
+/**
+ * `~/.xcsh/agent/sessions`, plus `~/.omp/agent/sessions`, `~/.pi/agent/sessions` and dsh's
+ * `~/.dsh/sessions` (or `$DSH_HOME/sessions`) when present.
+ */
+export function defaultSessionRoots(home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
   const roots = [join(home, '.xcsh', 'agent', 'sessions')];
   for (const alt of ['.omp', '.pi']) {
     const p = join(home, alt, 'agent', 'sessions');
     if (existsSync(p)) roots.push(p);
   }
+  const dsh = dshSessionsRoot(env, home);
+  if (existsSync(dsh)) roots.push(dsh);
   return roots;
+}
+
+/** A dsh listing as the metadata every listing shows (dsh-format.md §1: trust the header's cwd). */
+function dshInfo(l: DshListing): SessionInfo {
+  return {
+    path: l.path,
+    id: l.id,
+    cwd: l.cwd,
+    title: l.title,
+    created: l.createdAt > 0 ? new Date(l.createdAt).toISOString() : null,
+    modified: new Date(l.mtimeMs).toISOString(),
+    mtimeMs: l.mtimeMs,
+    size: l.size,
+    version: null,
+    firstUserMessage: null,
+    firstPrompt: null,
+    parentSession: l.parentSession,
+    isSubagent: l.origin === 'subagent' || l.delegationDepth > 0,
+    damaged: false,
+    format: 'dsh',
+    encoding: l.encoding,
+  };
+}
+
+async function readDshInfoOrSkip(path: string, st: Stats): Promise<SessionInfo | SkippedPath> {
+  const r = await readDshListing(path, { title: true }).catch((e: unknown) => e);
+  if (r instanceof Error) return skippedFor(path, r, 'unreadable-file');
+  const listed = r as DshListingResult;
+  if (listed.ok) return dshInfo(listed.listing);
+  // A dsh file whose header cannot be read: listed as damaged (never written), like an xcsh one.
+  return {
+    path,
+    id: idFromFileName(path),
+    cwd: null,
+    title: null,
+    created: null,
+    modified: new Date(st.mtimeMs).toISOString(),
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+    version: null,
+    firstUserMessage: null,
+    firstPrompt: null,
+    parentSession: null,
+    isSubagent: false,
+    damaged: true,
+    format: 'dsh',
+    encoding: path.endsWith('.zstd') ? 'zstd' : 'raw',
+  };
 }
 
 /** `<timestamp>_<sessionId>.jsonl` → sessionId; otherwise the name without `.jsonl`. */
@@ -94,6 +171,8 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
     return skippedFor(path, e, 'unreadable-file');
   }
   if (!st.isFile()) return { path, kind: 'not-regular' };
+  // dsh by content: a zstd frame (its default encoding) or its header on line 1
+  if (path.endsWith('.zstd') || (await startsWithZstd(path))) return readDshInfoOrSkip(path, st);
   let parse;
   try {
     parse = await readJsonlPrefix(path, METADATA_PREFIX_BYTES);
@@ -118,6 +197,7 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
       // keep the first answer
     }
   }
+  if (isDshHeader(headerRec)) return readDshInfoOrSkip(path, st);
   const h = hasHeader ? (headerRec as Record<string, unknown>) : null;
   const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   const titleLine = parse.title?.value;
@@ -141,6 +221,7 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
     parentSession: str(h?.parentSession),
     isSubagent: underParent || firstEntry?.type === 'session_init',
     damaged: !h,
+    format: 'xcsh',
   };
   if (underParent) info.parentPath = parentFile;
   return info;
@@ -155,7 +236,7 @@ async function jsonlFilesIn(dir: string): Promise<{ path: string; mtimeMs: numbe
   }
   const out: { path: string; mtimeMs: number }[] = [];
   for (const d of names) {
-    if (!d.isFile() || !d.name.endsWith('.jsonl')) continue;
+    if (!d.isFile() || !isSessionFileName(d.name)) continue;
     const p = join(dir, d.name);
     try {
       out.push({ path: p, mtimeMs: (await stat(p)).mtimeMs });
@@ -276,8 +357,8 @@ export async function listAllWithSkipped(root?: string | string[]): Promise<List
       else if (d.isSymbolicLink()) {
         const target = await stat(p).catch(() => null);
         if (target?.isDirectory()) skipped.push({ path: p, kind: 'symlinked-folder' });
-        else if (d.name.endsWith('.jsonl')) skipped.push({ path: p, kind: 'symlinked-file' });
-      } else if (d.name.endsWith('.jsonl')) {
+        else if (isSessionFileName(d.name)) skipped.push({ path: p, kind: 'symlinked-file' });
+      } else if (isSessionFileName(d.name)) {
         if (!d.isFile()) {
           skipped.push({ path: p, kind: 'not-regular' });
           continue;
@@ -300,8 +381,23 @@ export async function listAllWithSkipped(root?: string | string[]): Promise<List
       else sessions.push(x);
     }
   }
+  nestDshSubagents(sessions);
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { sessions, skipped };
+}
+
+/**
+ * dsh subagent sessions are ordinary sessions in the same tree whose header names their parent's
+ * session id (dsh-format.md §1): they nest under it like xcsh subagents under their parent file.
+ */
+export function nestDshSubagents(sessions: SessionInfo[]): void {
+  const byId = new Map<string, SessionInfo>();
+  for (const s of sessions) if (s.format === 'dsh' && !s.damaged) byId.set(s.id, s);
+  for (const s of sessions) {
+    if (s.format !== 'dsh' || s.parentSession === null || s.parentPath !== undefined) continue;
+    const parent = byId.get(s.parentSession);
+    if (parent && parent !== s) s.parentPath = parent.path;
+  }
 }
 
 export interface ProjectGroup {

@@ -163,7 +163,8 @@ export async function rewriteSessionFile(path: string, loaded: LoadedSession, op
             await write(Buffer.from(JSON.stringify(await prepareEntryForPersist(loaded.entries[seg.index], opts.blobs)), 'utf8'));
             counts.reserialised++;
           } else {
-            await copyRange(fh, seg.start, seg.end, write);
+            // an unchanged record: its own bytes, read through the same 1 MB window
+            await write(await readRecord(seg.start, seg.end));
             counts.copied++;
           }
         }

@@ -37,7 +37,7 @@ function fileOfArg(arg: unknown): string | undefined {
 export function activeSessionFile(): string | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
-  return uri?.scheme === 'file' && uri.fsPath.endsWith('.jsonl') ? uri.fsPath : undefined;
+  return uri?.scheme === 'file' && (uri.fsPath.endsWith('.jsonl') || uri.fsPath.endsWith('.jsonl.zstd')) ? uri.fsPath : undefined;
 }
 
 /** Session files a command acts on: the multi-selection, the argument, the active editor, the tree selection. */

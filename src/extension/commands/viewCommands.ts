@@ -1,5 +1,6 @@
 // The read-only commands of the Sessions view: filters, search, reveal, copy, refresh, roots.
 import * as vscode from 'vscode';
+import { sessionUri } from '../sessions/sessionUri';
 import { TREE_FILTER_MODES, treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
 import type { LoomNode } from '../sessions/nodes';
 import { OpenGesture, showOptionsOf } from '../sessions/openGesture';
@@ -104,7 +105,7 @@ async function revealFile(uri: vscode.Uri, where: 'os' | 'explorer' = 'os'): Pro
 async function openRow(gesture: OpenGesture, node: unknown): Promise<void> {
   if (!isLoomNode(node) || (node.kind !== 'session' && node.kind !== 'entry')) return;
   const show = showOptionsOf(gesture.decide(node.id, Date.now()));
-  if (node.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(node.file), undefined, show);
+  if (node.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', sessionUri(node.meta), undefined, show);
   else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(node.session.file), node.entryId, show);
 }
 

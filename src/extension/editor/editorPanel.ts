@@ -1,7 +1,6 @@
 // One webview showing a SessionDocument: validates what the webview sends, answers its requests
-// from the document's current snapshot, and forwards reloads and leaf selections to it.
+// from the document's session model, and forwards reloads and leaf selections to it.
 import * as vscode from 'vscode';
-import { describeBlobProblem, resolveImageData } from '../../core/formats/xcsh/blobs';
 import {
   HostToWebviewSchema,
   WebviewToHostSchema,
@@ -11,7 +10,6 @@ import {
   type Result,
 } from '../../protocol/messages';
 import { migrateSession, openRawJsonl, revealInSessions } from './editorCommands';
-import { rowOfEntry, treeRows } from './treeRows';
 import type { SessionDocument } from './sessionDocument';
 
 export interface PanelHooks {
@@ -35,7 +33,7 @@ export class EditorPanel implements vscode.Disposable {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      document.onDidReload(({ snap }) => this.post({ type: 'sessionChanged', summary: snap.summary })),
+      document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
       // Hidden, the webview is torn down (retainContextWhenHidden is off): what is posted meanwhile
       // would be lost, so it waits for the `ready` of the webview that comes back.
       panel.onDidChangeViewState(() => {
@@ -93,12 +91,14 @@ export class EditorPanel implements vscode.Disposable {
   private async onReady(restoredLeaf: string | null, restoredFollow: boolean): Promise<void> {
     this.ready = false;
     try {
-      const { snap } = await this.document.loaded();
+      const { model, summary } = await this.document.loaded();
+      const defaultLeaf = await model.defaultLeaf();
+      const restored = restoredLeaf !== null && (await model.has(restoredLeaf)) ? restoredLeaf : defaultLeaf;
       this.ready = true;
       const pending = this.pendingLeaf;
       this.pendingLeaf = undefined;
-      const leafId = pending?.leafId ?? (restoredLeaf !== null && snap.index.has(restoredLeaf) ? restoredLeaf : snap.index.defaultLeafId);
-      this.post({ type: 'init', summary: snap.summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === snap.index.defaultLeafId });
+      const leafId = pending?.leafId ?? restored;
+      this.post({ type: 'init', summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === defaultLeaf });
       if (pending?.revealEntryId) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
     } catch (err) {
       this.ready = true;
@@ -121,45 +121,21 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private async handle(req: RequestMessage): Promise<Result<Method>> {
-    const { snap, windows } = await this.document.loaded();
+    const { model, summary } = await this.document.loaded();
     const uri = this.document.uri;
     switch (req.method) {
       case 'getContext':
-        return windows.context(req.params.leafId);
+        return model.context(req.params.leafId);
       case 'getMessages':
-        return { revision: snap.revision, items: windows.messages(req.params.leafId, req.params.start, req.params.count) };
+        return { revision: summary.revision, items: await model.messages(req.params.leafId, req.params.start, req.params.count) };
       case 'getCutEntries':
-        return { revision: snap.revision, items: windows.cutEntries(req.params.leafId, req.params.start, req.params.count) };
-      case 'getTree': {
-        const p = req.params;
-        const { flat, loaded } = await this.document.tree(p.filter, p.search, windows.resolveLeaf(p.leafId));
-        const index = loaded.snap.index;
-        const leaf = windows.resolveLeaf(p.leafId);
-        const leafPos = leaf === null ? -1 : index.indexOf(leaf);
-        return {
-          total: flat.ids.length,
-          hidden: flat.hidden,
-          selectedIndex: flat.selectedIndex,
-          leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
-          focusIndex: p.focusEntryId !== null && index.has(p.focusEntryId) ? rowOfEntry(index, flat, p.focusEntryId) : null,
-          rows: treeRows(index, flat, p.start, p.count),
-        };
-      }
+        return { revision: summary.revision, items: await model.cutEntries(req.params.leafId, req.params.start, req.params.count) };
+      case 'getTree':
+        return model.tree(req.params);
       case 'locate':
-        return windows.locate(req.params.leafId, req.params.entryId);
-      case 'getImage': {
-        const img = windows.imageData(req.params.entryId, req.params.blockIndex);
-        // The webview shows these messages in place of the image.
-        if (!img) return { kind: 'error', message: vscode.l10n.t('no image at this place in the entry') };
-        const r = await resolveImageData(img.data, snap.blobs);
-        if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
-        if (r.kind === 'invalid') return { kind: 'error', message: vscode.l10n.t('invalid blob reference {0}', r.ref.slice(0, 80)) };
-        if (r.kind === 'bad') return { kind: 'error', message: vscode.l10n.t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, vscode.l10n.t)) };
-        // Only image types a browser renders inert; anything else (svg carries script) is refused.
-        const mime = /^image\/(png|jpeg|gif|webp|bmp)$/.test(img.mimeType) ? img.mimeType : null;
-        if (!mime) return { kind: 'error', message: vscode.l10n.t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
-        return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
-      }
+        return model.locate(req.params.leafId, req.params.entryId);
+      case 'getImage':
+        return model.image(req.params.entryId, req.params.blockIndex);
       case 'openRaw':
         await openRawJsonl(uri, req.params.line);
         return {};

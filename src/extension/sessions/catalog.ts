@@ -6,7 +6,10 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeCwd } from '../../core/formats/xcsh/cwd';
-import { defaultSessionRoots, readSessionInfo } from '../../core/discovery/discovery';
+import { defaultSessionRoots, isSessionFileName, readSessionInfo } from '../../core/discovery/discovery';
+import type { SessionFormat } from '../../core/formats/detect';
+import { DSH_LOG_NAMES } from '../../core/formats/dsh/paths';
+import { listDshDatabaseSessions } from '../../core/formats/dsh/sqliteStore';
 import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
 
 export function expandHome(p: string): string {
@@ -51,6 +54,54 @@ export interface SessionMeta {
   /** Subagent sessions found in `<file without .jsonl>/`. */
   subagents: SessionMeta[];
   isSubagent: boolean;
+  /** Which agent wrote it (by content): dsh logs are shown read-only and never written. */
+  format: SessionFormat;
+  /**
+   * A session of a dsh SQLite store: the store's path and the session's id. `file` is then a key
+   * (`<store>#session=<id>`), not a path; the store is what is read.
+   */
+  store?: { path: string; session: string };
+}
+
+/** The key of a store session (its `file`): unique per store and session, never a real path. */
+export function storeSessionKey(store: string, session: string): string {
+  return `${store}#session=${encodeURIComponent(session)}`;
+}
+
+/**
+ * The sessions of a dsh SQLite store (a `sessionLoom.dshStores` entry), as one project row named
+ * by the store; subagents nest under their parent. A store that cannot be read is a project row
+ * with no sessions and the reason, so the view says why.
+ */
+export async function listStore(storePath: string): Promise<ProjectInfo & { problem?: string }> {
+  const name = path.basename(storePath);
+  try {
+    const st = await fs.stat(storePath);
+    const rows = await listDshDatabaseSessions(storePath);
+    const metas: SessionMeta[] = rows.map((r) => ({
+      file: storeSessionKey(storePath, r.id),
+      root: storePath,
+      projectDir: storePath,
+      id: r.id,
+      cwd: r.cwd ?? undefined,
+      title: r.title ?? undefined,
+      created: r.createdAt > 0 ? new Date(r.createdAt).toISOString() : undefined,
+      modifiedMs: st.mtimeMs,
+      size: st.size,
+      version: undefined,
+      state: r.problem ? 'damaged' : 'current',
+      firstUserMessage: undefined,
+      firstPrompt: undefined,
+      parentSession: r.parentSession ?? undefined,
+      subagents: [],
+      isSubagent: false,
+      format: 'dsh',
+      store: { path: storePath, session: r.id },
+    }));
+    return { root: storePath, dir: storePath, name, label: storePath, sessions: nestDsh(metas).sort(byNewest) };
+  } catch (e) {
+    return { root: storePath, dir: storePath, name, label: storePath, sessions: [], problem: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 const SESSION_FILE = /\.jsonl$/;
@@ -77,8 +128,33 @@ export async function readSessionMeta(file: string, root: string, projectDir: st
     firstPrompt: info.firstPrompt ?? undefined,
     parentSession: info.parentSession ?? undefined,
     subagents: [],
-    isSubagent,
+    isSubagent: isSubagent || (info.format === 'dsh' && info.isSubagent),
+    format: info.format,
   };
+}
+
+/** dsh's layout: `<project>/<encodeSegment(id)>/session.jsonl[.zstd]` (dsh-format.md §1). */
+async function dshLogIn(dir: string): Promise<string | undefined> {
+  for (const name of DSH_LOG_NAMES) {
+    const p = path.join(dir, name);
+    if ((await fs.stat(p).catch(() => null))?.isFile()) return p;
+  }
+  return undefined;
+}
+
+/** dsh subagent sessions nest under the session their header names (`parentSession`). */
+function nestDsh(sessions: SessionMeta[]): SessionMeta[] {
+  const byId = new Map(sessions.filter((s) => s.format === 'dsh').map((s) => [s.id, s]));
+  const top: SessionMeta[] = [];
+  for (const s of sessions) {
+    const parent = s.format === 'dsh' && s.parentSession !== undefined ? byId.get(s.parentSession) : undefined;
+    if (parent && parent !== s) {
+      s.isSubagent = true;
+      parent.subagents.push(s);
+    } else top.push(s);
+  }
+  for (const s of sessions) s.subagents.sort(byNewest);
+  return top;
 }
 
 /** Session files of one project folder, newest first, with their subagent sessions attached. */
@@ -89,12 +165,17 @@ export async function listProjectSessions(root: string, projectDir: string): Pro
   } catch {
     return [];
   }
-  const metas = await Promise.all(
-    names.filter((n) => SESSION_FILE.test(n)).map((n) => readSessionMeta(path.join(projectDir, n), root, projectDir)),
-  );
+  const files = names.filter((n) => isSessionFileName(n)).map((n) => path.join(projectDir, n));
+  // A folder beside `<name>.jsonl` holds that session's xcsh subagents; any other folder may be a
+  // dsh session's (`<id>/session.jsonl[.zstd]`).
+  const stems = new Set(names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)));
+  const dshLogs = await Promise.all(names.filter((n) => !stems.has(n) && !isSessionFileName(n)).map((n) => dshLogIn(path.join(projectDir, n))));
+  for (const log of dshLogs) if (log) files.push(log);
+  const metas = await Promise.all(files.map((f) => readSessionMeta(f, root, projectDir)));
   const sessions = metas.filter((m): m is SessionMeta => m !== undefined);
   await Promise.all(
     sessions.map(async (s) => {
+      if (s.format !== 'xcsh') return;
       const subDir = s.file.replace(SESSION_FILE, '');
       if (!(await isDirectory(subDir))) return;
       const subNames = (await fs.readdir(subDir).catch(() => [] as string[])).filter((n) => SESSION_FILE.test(n));
@@ -102,7 +183,7 @@ export async function listProjectSessions(root: string, projectDir: string): Pro
       s.subagents = subs.filter((m): m is SessionMeta => m !== undefined).sort(byNewest);
     }),
   );
-  return sessions.sort(byNewest);
+  return nestDsh(sessions).sort(byNewest);
 }
 
 export function byNewest(a: SessionMeta, b: SessionMeta): number {

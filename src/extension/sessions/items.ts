@@ -8,6 +8,8 @@ import type { SessionState } from './catalog';
 import { isRepairable, type SessionDoc } from './documents';
 import { projectLabelParts } from './labels';
 import { messageCountOf } from './messageCounts';
+import { dshMessageCount, type DshRowStats } from './dshStats';
+import { dshStateDescription, dshStateLabel } from '../../core/formats/dsh/stateWords';
 import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 /** "1 session", "3 sessions" (a project row's description). */
@@ -17,6 +19,8 @@ function sessionCount(n: number): string {
 
 export interface RenderContext {
   doc: SessionDoc | undefined;
+  /** A dsh session's figures, once read (its tooltip). */
+  dsh?: DshRowStats | undefined;
   now: number;
   messageCount: number | undefined;
   tokens: readonly string[];
@@ -90,6 +94,14 @@ function sessionTitle(node: SessionNode): string {
 
 function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   const m = node.meta;
+  if (m.format === 'dsh') {
+    // read-only: never `writable`, never `repairable` (repair is dsh's own job)
+    const flags = ['session', 'dsh'];
+    if (isLive(m.modifiedMs, ctx.now)) flags.push('live');
+    if (m.isSubagent) flags.push('subagent');
+    if (inWorkspace(m.file)) flags.push('inWorkspace');
+    return flags;
+  }
   const flags = ['session'];
   const state = m.state === 'needs-migration' ? 'needsMigration' : m.state === 'too-new' ? 'tooNew' : m.state;
   flags.push(state);
@@ -101,7 +113,17 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   return flags;
 }
 
-function sessionIcon(node: SessionNode, live: boolean): vscode.ThemeIcon {
+/** A dsh log's state as an icon: the most severe first (corrupt, torn), then an unfinished turn. */
+function dshIcon(state: string | undefined, live: boolean, subagent: boolean): vscode.ThemeIcon {
+  if (state === 'corrupt') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+  if (state === 'torn') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  if (live) return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+  if (state === 'interrupted' || state === 'open') return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('list.warningForeground'));
+  return new vscode.ThemeIcon(subagent ? 'hubot' : 'comment-discussion');
+}
+
+function sessionIcon(node: SessionNode, live: boolean, ctx?: RenderContext): vscode.ThemeIcon {
+  if (node.meta.format === 'dsh') return node.meta.state === 'damaged' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground')) : dshIcon(ctx?.dsh?.state, live, node.meta.isSubagent);
   switch (node.meta.state) {
     case 'damaged':
       return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
@@ -132,7 +154,9 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const m = node.meta;
   const live = isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite;
   const title = sessionTitle(node);
-  const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, Collapsed);
+  // a dsh row expands only to its subagent sessions (its turns and steps are in the editor)
+  const expandable = m.format !== 'dsh' || m.subagents.length > 0;
+  const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, expandable ? Collapsed : None);
   item.id = node.id;
   const desc = [formatRelativeTime(m.modifiedMs, ctx.now, vscode.l10n.t)];
   if (ctx.messageCount !== undefined) desc.push(ctx.messageCount === 1 ? vscode.l10n.t('{0} msg', 1) : vscode.l10n.t('{0} msgs', formatCount(ctx.messageCount)));
@@ -140,7 +164,7 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   if (live) desc.unshift(vscode.l10n.t('live'));
   if (ctx.searchNote) desc.unshift(ctx.searchNote);
   item.description = desc.join(' · ');
-  item.iconPath = sessionIcon(node, live);
+  item.iconPath = sessionIcon(node, live, ctx);
   item.contextValue = sessionFlags(node, ctx).join(' ');
 
   const md = new vscode.MarkdownString(undefined, true);
@@ -151,8 +175,18 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const modified = formatDateTime(m.modifiedMs, vscode.env.language);
   rows.push(live ? vscode.l10n.t('modified: {0} (live)', modified) : vscode.l10n.t('modified: {0}', modified));
   rows.push(vscode.l10n.t('file: `{0}`', m.file));
-  rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
+  if (m.format === 'dsh') rows.push(vscode.l10n.t('format: deepseek-harness (dsh), read-only'));
+  else rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
   rows.push(vscode.l10n.t('size: {0}', formatSize(m.size)));
+  const d = ctx.dsh;
+  if (d) {
+    rows.push(vscode.l10n.t('state: {0}', `${dshStateLabel(d.state, vscode.l10n.t)} — ${dshStateDescription(d.state, vscode.l10n.t)}`));
+    if (d.models.length > 0) rows.push(vscode.l10n.t('models: {0}', d.models.map((x) => `\`${x.provider}/${x.model}\``).join(', ')));
+    rows.push(vscode.l10n.t('messages: {0}', dshMessageCount(d)));
+    rows.push(vscode.l10n.t('turns: {0}', d.turns));
+    rows.push(vscode.l10n.t('tokens: {0}', formatCount(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)));
+    rows.push(vscode.l10n.t('diagnostics: {0}', d.diagnostics));
+  }
   if (ctx.doc) {
     const s = ctx.doc.stats();
     if (s.models.length > 0) rows.push(vscode.l10n.t('models: {0}', s.models.map((x) => `\`${x}\``).join(', ')));

@@ -8,15 +8,11 @@
 // at a time; sessions larger than COUNT_READ_LIMIT get their count when the user opens them (a
 // listing must not read a huge file into memory just to label a row). No `vscode` here.
 import { loadSessionFile } from '../../core/formats/xcsh/load';
-import type { SessionStats } from '../../core/formats/xcsh/stats';
+export { messageCountOf } from '../../core/formats/xcsh/stats';
 
 /** Larger files are not read just to count their messages. */
 export const COUNT_READ_LIMIT = 64 * 1024 * 1024;
 
-/** The message count of a loaded session (its stats). */
-export function messageCountOf(stats: SessionStats): number {
-  return stats.entriesByType.message ?? 0;
-}
 
 /** The message count of a session file, read in full with the loader (the same number its stats give). */
 export async function countMessages(file: string): Promise<number> {

@@ -6,7 +6,11 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cwdDirNames } from '../../core/formats/xcsh/cwd';
-import { byNewest, listProjects, resolveRoots, type SessionMeta } from './catalog';
+import { byNewest, expandHome, listProjects, listStore, resolveRoots, type SessionMeta } from './catalog';
+
+function resolveStores(configured: readonly string[]): string[] {
+  return [...new Set(configured.map(expandHome).map((p) => path.resolve(p)))];
+}
 import { ProjectNode, SessionNode } from './nodes';
 
 /** What the listing needs from the view. */
@@ -73,7 +77,11 @@ export class ProjectListing {
         // The default roots may be absent (no agent run yet): only the configured ones are problems.
         const problems = configured.length > 0 ? (await Promise.all(roots.map(rootProblem))).filter((p): p is string => p !== undefined) : [];
         this.host.rootProblems(problems);
-        const infos = (await Promise.all(roots.map((r) => listProjects(r)))).flat();
+        const stores = resolveStores(vscode.workspace.getConfiguration('sessionLoom').get<string[]>('dshStores', []));
+        const storeInfos = await Promise.all(stores.map((p) => listStore(p)));
+        for (const s of storeInfos) if (s.problem) problems.push(vscode.l10n.t('dsh store {0} cannot be read: {1}', s.dir, s.problem));
+        if (storeInfos.some((s) => s.problem)) this.host.rootProblems(problems);
+        const infos = [...(await Promise.all(roots.map((r) => listProjects(r)))).flat(), ...storeInfos.filter((s) => s.sessions.length > 0)];
         const list = infos.map((info) => {
           let p = this.projects.get(info.dir);
           if (p) p.info = info;

@@ -336,6 +336,12 @@ export class SessionSearch implements vscode.Disposable {
   private async searchOne(meta: SessionMeta, gen: number): Promise<boolean> {
     const file = meta.file;
     const known = this.host.docs.isKnown(file);
+    if (meta.format === 'dsh') {
+      // dsh logs have no branch tree in this view: they match by their title and first prompt.
+      const hit = { entryMatches: 0, titleMatch: titleMatches(meta, this.tokens) };
+      this.hits.set(file, hit);
+      return hit.titleMatch;
+    }
     try {
       const doc = await this.host.docs.get(file);
       if (gen !== this.gen) {

@@ -19,7 +19,8 @@ import { ProjectListing } from './projectListing';
 import { SessionSearch } from './search';
 import type { SearchIndexClient } from '../search/indexClient';
 import { SearchMode } from './searchMode';
-import { messageCountOf, MessageCounts } from './messageCounts';
+import { COUNT_READ_LIMIT, messageCountOf, MessageCounts } from './messageCounts';
+import { dshMessageCount, DshStatsCache } from './dshStats';
 import { RowClock } from './rowClock';
 import { SessionsWatcher } from './sessionsWatcher';
 
@@ -50,6 +51,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   /** Configured sessions roots that are missing or not folders (shown as the view's message). */
   rootProblems: readonly string[] = [];
   readonly counts = new MessageCounts();
+  private readonly dshStats = new DshStatsCache();
   private readonly contexts = new Map<string, string>();
   private readonly watcher = new SessionsWatcher((files) => this.applyChanges(files));
   readonly clock: RowClock<SessionNode>;
@@ -145,6 +147,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     this.docs.clear();
     this.branches.forgetAllTrees();
     this.counts.clear();
+    this.dshStats.clear();
     if (this.search.active) void this.search.rescan();
     else this.changed.fire(undefined);
   }
@@ -219,6 +222,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   async resolveTreeItem(item: vscode.TreeItem, node: LoomNode): Promise<vscode.TreeItem> {
     if (node.kind !== 'session' || item.tooltip !== undefined) return item;
     const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
+    if (node.meta.format === 'dsh') {
+      const dsh = await this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).catch(() => undefined);
+      return renderItem(node, { doc: undefined, dsh, now: Date.now(), messageCount: dsh ? dshMessageCount(dsh) : undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+    }
     try {
       const doc = await this.docs.get(node.file);
       return renderItem(node, { doc, now: Date.now(), messageCount: messageCountOf(doc.stats()), tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
@@ -239,6 +246,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   private async sessionChildren(session: SessionNode): Promise<LoomNode[]> {
     const out: LoomNode[] = session.meta.subagents.filter((m) => this.search.shows(m)).map((m) => this.listing.sessionNode(m, session));
+    // A dsh log is shown in the session editor (turns, steps, events); here only its subagents.
+    if (session.meta.format === 'dsh') return out;
     // Shown only for a matching subagent session: its own entries do not match, so stay unread.
     if (this.searchMode.hidesEntriesOf(session.file)) return out;
     await this.search.ensureIds(session.file);
@@ -286,6 +295,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   /** The row's message count: the loaded session's, else a background read's (see messageCounts.ts). */
   private messageCount(node: SessionNode): number | undefined {
+    if (node.meta.format === 'dsh') {
+      const known = this.dshStats.peek(node.meta.store?.path ?? node.file, node.meta.size, node.meta.modifiedMs, node.meta.store?.session);
+      if (known) return dshMessageCount(known);
+      if (node.meta.size <= COUNT_READ_LIMIT) void this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).then(() => this.changed.fire(node), () => undefined);
+      return undefined;
+    }
     const doc = this.docs.peek(node.file);
     if (doc) return messageCountOf(doc.stats());
     return this.counts.get(node.file, node.meta.size, node.meta.modifiedMs, () => this.changed.fire(node));

@@ -132,7 +132,8 @@ describe('session editor', function () {
     const ed = pkg.contributes.customEditors.find((e) => e.viewType === VIEW_TYPE);
     assert.ok(ed);
     assert.equal(ed.priority, 'option');
-    assert.deepEqual(ed.selector, [{ filenamePattern: '*.jsonl' }]);
+    // *.jsonl.zstd and SQLite stores: deepseek-harness logs (issue 10), chosen by content once opened
+    assert.deepEqual(ed.selector, [{ filenamePattern: '*.jsonl' }, { filenamePattern: '*.jsonl.zstd' }, { filenamePattern: '*.{db,sqlite,sqlite3}' }]);
   });
 
   it('opens files under the sessions root in the session editor by default', async () => {

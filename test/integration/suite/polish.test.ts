@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { click, frameEval, frameText, harnessAvailable, keys, screenshot } from './harness';
+import { click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 import { activate, closeAllEditors, DEMO_SAMPLE, editorApp, placed, sleep, until, VIEW_TYPE } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
@@ -107,7 +107,10 @@ describe('first-hour polish (issue 14.8)', function () {
     assert.match(title, /and a label entry after it that the filter hides/);
     const selected = await frameText(`${editorApp(file)} .sl-tree-row.is-selected`);
     assert.match(selected, /^Plan: 1\. Add a \*\*Flags\*\*/);
-    // A leaf the tree shows is named by its own row.
+    // A leaf the tree shows is named by its own row. (A hover left by an earlier test — a tab's or a
+    // row's tooltip — would take the click: the pointer rests elsewhere first, until it is gone.)
+    await moveMouse(2, 2);
+    await sleep(700);
     await click(`${editorApp(file)} .sl-tree-row[data-entry-id="b2000004"]`);
     const other = flat(await frameText(`${editorApp(file)} .sl-runtime-title:has-text("git status")`, { timeoutMs: 15_000 }));
     assert.match(other, /^Context at\s+\$ git status --short ·/);
@@ -171,9 +174,14 @@ describe('first-hour polish (issue 14.8)', function () {
     assert.match(menu, /Preview Context at End of Run/);
     assert.match(menu, /Copy Ids/);
     await screenshot('polish-run-menu');
+    await sleep(400);
     await click('.context-view .monaco-menu .action-item:has-text("Copy Ids")');
     await until(async () => (await vscode.env.clipboard.readText()) === run.ids.join('\n'), 'the run ids on the clipboard');
     await click(row, { button: 'right' });
+    // A monaco menu ignores a click that comes right after it opened (a mouse-up of the right
+    // click): let it settle first.
+    await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
+    await sleep(400);
     await click('.context-view .monaco-menu .action-item:has-text("Preview Context at End of Run")');
     await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="${run.ids.at(-1)}"]`, { timeoutMs: 30_000 });
   });

@@ -8,6 +8,7 @@
 // at the last event's time and continuing the seqs: one tool/result per pending call
 // (TOOL_OUTCOME_UNKNOWN when its tool/call was recorded, TOOL_NOT_STARTED when not), then
 // step/end if a step is open, then turn/end {kind:'interrupted'}.
+import type { DshEventList } from './eventStore';
 import type { DshEvent } from './types';
 
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';
@@ -27,32 +28,37 @@ export interface OpenTurnState {
   pending: Map<string, { step: unknown; callSeq?: number }>;
 }
 
-/** The fold over a whole log: which turn and step are open at its end, and the unanswered calls. */
-export function openTurnState(events: readonly DshEvent[]): OpenTurnState {
-  let openTurn: number | null = null;
-  let openStep: number | null = null;
-  const pending = new Map<string, { step: unknown; callSeq?: number }>();
-  for (const e of events) {
-    const d = rec(e.data);
+/**
+ * The fold over a log's events in seq order: which turn and step are open at its end, and the
+ * unanswered calls. The reader feeds it each event as it is read (chunk events change nothing).
+ */
+export class OpenTurnFold implements OpenTurnState {
+  openTurn: number | null = null;
+  openStep: number | null = null;
+  readonly pending = new Map<string, { step: unknown; callSeq?: number }>();
+
+  add(e: DshEvent): void {
+    const pending = this.pending;
     switch (e.type) {
       case 'turn/start':
-        openTurn = (d?.turn as number) ?? null;
-        openStep = null;
+        this.openTurn = (rec(e.data)?.turn as number) ?? null;
+        this.openStep = null;
         pending.clear();
         break;
       case 'turn/end':
-        openTurn = null;
-        openStep = null;
+        this.openTurn = null;
+        this.openStep = null;
         pending.clear();
         break;
       case 'step/start':
-        openStep = (d?.step as number) ?? null;
+        this.openStep = (rec(e.data)?.step as number) ?? null;
         break;
       case 'step/end':
         pending.clear();
-        openStep = null;
+        this.openStep = null;
         break;
       case 'assistant/message': {
+        const d = rec(e.data);
         const content = rec(d?.message)?.content;
         if (Array.isArray(content)) {
           for (const block of content) {
@@ -63,23 +69,30 @@ export function openTurnState(events: readonly DshEvent[]): OpenTurnState {
         break;
       }
       case 'tool/call': {
+        const d = rec(e.data);
         const entry = typeof d?.callId === 'string' ? pending.get(d.callId) : undefined;
         if (entry) entry.callSeq = e.seq;
         break;
       }
       case 'tool/result': {
-        const callId = rec(rec(d?.message)?.source)?.callId;
+        const callId = rec(rec(rec(e.data)?.message)?.source)?.callId;
         if (typeof callId === 'string') pending.delete(callId);
         break;
       }
     }
   }
-  return { openTurn, openStep, pending };
+}
+
+/** The fold over a whole log: which turn and step are open at its end, and the unanswered calls. */
+export function openTurnState(events: Iterable<DshEvent>): OpenTurnState {
+  const fold = new OpenTurnFold();
+  for (const e of events) fold.add(e);
+  return fold;
 }
 
 /** The closers dsh would append to `events`; empty when the log ends outside a turn. */
-export function interruptedTurnClosers(events: readonly DshEvent[], state: OpenTurnState = openTurnState(events)): DshEvent[] {
-  const last = events[events.length - 1];
+export function interruptedTurnClosers(events: DshEventList, state: OpenTurnState = openTurnState(events)): DshEvent[] {
+  const last = events.length > 0 ? events.at(events.length - 1) : undefined;
   if (state.openTurn === null || last === undefined) return [];
   const turn = state.openTurn;
   let seq = last.seq + 1;

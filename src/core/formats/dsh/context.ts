@@ -7,6 +7,7 @@
 // every surface at every N is a subsequence (a replacing node takes the place of the span it
 // shadows, and the two are never on the surface together). The context at N is then a single
 // filter over that order: no replay, no splicing.
+import type { DshEventList } from './eventStore';
 import type { DshDiagnostic, DshEvent } from './types';
 
 export interface DshReplacement {
@@ -41,20 +42,9 @@ export interface DshContextAt {
 
 type Rec = Record<string, unknown>;
 
-/**
- * The seqs of the events the fold reads, noted by the reader while scanning (keyed by the event
- * array a DshLog holds). Without them the fold walks every event, which is correct but slower:
- * events of many shapes make every property read a slow one.
- */
-const contextSeqsOf = new WeakMap<readonly DshEvent[], readonly number[]>();
+/** The event types the fold reads (the index is built over these only; the reader keeps them parsed). */
+export const CONTEXT_FOLD_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title']);
 
-export function registerContextSeqs(events: readonly DshEvent[], seqs: readonly number[]): void {
-  contextSeqsOf.set(events, seqs);
-}
-
-export function registeredContextSeqs(events: readonly DshEvent[]): readonly number[] | undefined {
-  return contextSeqsOf.get(events);
-}
 const rec = (v: unknown): Rec | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : undefined);
 
 /** The message a surface event contributes to the model's history, or null (§4 step 2). */
@@ -99,34 +89,39 @@ function lastAtOrBefore(seqs: readonly number[], n: number): number {
 export class DshContextIndex {
   /** Problems the fold met (dsh would refuse such a log); each op was applied as an append. */
   readonly diagnostics: DshDiagnostic[] = [];
-  private readonly order: number[] = [];
-  /** removedAt[seq] = the seq of the replacement that shadowed it, or -1. */
-  private readonly removedAt: Int32Array;
+  /** Every surface node ever, in the global order, with its event and the seq that shadowed it (-1: none). */
+  private readonly orderSeqs: number[] = [];
+  private readonly orderEvents: DshEvent[] = [];
+  private orderRemovedAt: Int32Array = new Int32Array(0);
+  /** Shadowed seq → the seq of the replacement that shadowed it. */
+  private readonly removedAt = new Map<number, number>();
   private readonly replacements: DshReplacement[] = [];
   private readonly headerSeqs: number[] = [];
   private readonly routeSeqs: number[] = [];
   private readonly titleSeqs: number[] = [];
 
   /**
-   * `events` must satisfy events[i].seq === i (closers included at the end, if any). `only`, when
-   * given, lists (ascending) the seqs of every event the fold needs to read; others are skipped.
+   * `events` must satisfy events.at(i).seq === i (closers included at the end, if any). `only`,
+   * when given, lists (ascending) the seqs of every event the fold needs to read; others are
+   * skipped (and never rebuilt, when `events` is an event store).
    */
   constructor(
-    private readonly events: readonly DshEvent[],
+    private readonly events: DshEventList,
     only?: readonly number[],
   ) {
-    this.removedAt = new Int32Array(events.length).fill(-1);
+    const count = only ? only.length : events.length;
     // The live surface (for validation and the shadowed spans) and a linked list giving the
-    // global order: next[seq] / head, with insert-before by seq.
+    // global order, over positions k (the k-th event read), with insert-before.
     const surface: number[] = [];
-    const next = new Int32Array(events.length).fill(-1);
-    const prev = new Int32Array(events.length).fill(-1);
+    const next = new Int32Array(count).fill(-1);
+    const prev = new Int32Array(count).fill(-1);
+    const read: DshEvent[] = new Array(count);
+    const posOf = (seq: number): number => (only ? lastAtOrBefore(only, seq) : seq);
     let head = -1;
     let tail = -1;
     let missingOp = 0;
-    const count = only ? only.length : events.length;
     for (let k = 0; k < count; k++) {
-      const e = events[only ? only[k]! : k]!;
+      const e = events.at(only ? only[k]! : k)!;
       const t = e.type;
       // The hot loop over every event: plain string compares, no allocation for the others.
       if (t !== 'user/message' && t !== 'assistant/message' && t !== 'tool/result') {
@@ -140,6 +135,7 @@ export class DshContextIndex {
         missingOp++;
         continue;
       }
+      read[k] = e;
       let shadowed: number[] | null = null;
       let r: Rec | undefined;
       if (op !== 'append') {
@@ -154,35 +150,39 @@ export class DshContextIndex {
       }
       if (shadowed === null) {
         surface.push(e.seq);
-        prev[e.seq] = tail;
-        if (tail === -1) head = e.seq;
-        else next[tail] = e.seq;
-        tail = e.seq;
+        prev[k] = tail;
+        if (tail === -1) head = k;
+        else next[tail] = k;
+        tail = k;
         continue;
       }
-      for (const s of shadowed) this.removedAt[s] = e.seq;
+      for (const s of shadowed) this.removedAt.set(s, e.seq);
       const missing = shadowed.filter((s) => !e.sourceEventSeqs?.includes(s));
       if (missing.length > 0) {
         this.diagnostics.push({ line: 0, seq: e.seq, kind: 'dsh-surface', message: `seq ${e.seq}: the replacement's sourceEventSeqs omit shadowed node(s) ${missing.join(', ')} (dsh requires them)` });
       }
       // Insert the replacing node before the first shadowed one in the global order.
-      const before = shadowed[0]!;
+      const before = posOf(shadowed[0]!);
       const p = prev[before]!;
-      prev[e.seq] = p;
-      next[e.seq] = before;
-      prev[before] = e.seq;
-      if (p === -1) head = e.seq;
-      else next[p] = e.seq;
+      prev[k] = p;
+      next[k] = before;
+      prev[before] = k;
+      if (p === -1) head = k;
+      else next[p] = k;
       this.replacements.push({ replacingSeq: e.seq, shadowedSeqs: shadowed, start: r!.start as number, end: r!.end as number, ...this.compactionBefore(e.seq) });
     }
-    for (let s = head; s !== -1; s = next[s]!) this.order.push(s);
+    for (let k = head; k !== -1; k = next[k]!) {
+      this.orderSeqs.push(read[k]!.seq);
+      this.orderEvents.push(read[k]!);
+    }
+    this.orderRemovedAt = Int32Array.from(this.orderSeqs, (s) => this.removedAt.get(s) ?? -1);
     if (missingOp > 0) {
       this.diagnostics.push({ line: 0, kind: 'dsh-surface', message: `${missingOp} surface event(s) carry no surfaceOp, so they never reach the model (dsh's fold requires one)` });
     }
   }
 
   private compactionBefore(seq: number): Pick<DshReplacement, 'compaction'> {
-    const c = this.events[seq - 1];
+    const c = seq > 0 ? this.events.at(seq - 1) : undefined;
     if (!c || (c.type !== 'compaction/summary' && c.type !== 'compaction/prune')) return {};
     const d = rec(c.data) ?? {};
     const pick = <K extends string>(k: K, type: 'string' | 'number'): Record<K, string | number> | object => (typeof d[k] === type ? { [k]: d[k] } : {});
@@ -208,19 +208,21 @@ export class DshContextIndex {
     const at = Math.max(-1, Math.min(Math.floor(n), this.lastSeq));
     const messages: unknown[] = [];
     const messageSeqs: number[] = [];
-    const removedAt = this.removedAt;
-    for (const s of this.order) {
+    const { orderSeqs, orderEvents, orderRemovedAt } = this;
+    for (let k = 0; k < orderSeqs.length; k++) {
+      const s = orderSeqs[k]!;
       if (s > at) continue;
-      const r = removedAt[s]!;
+      const r = orderRemovedAt[k]!;
       if (r !== -1 && r <= at) continue;
-      const m = projectSurfaceEvent(this.events[s]!);
+      const m = projectSurfaceEvent(orderEvents[k]!);
       if (m === null) continue;
       messages.push(m);
       messageSeqs.push(s);
     }
-    const replacements = this.replacements.filter((r) => r.replacingSeq <= at && !(removedAt[r.replacingSeq]! !== -1 && removedAt[r.replacingSeq]! <= at));
+    const shadowedBy = (seq: number): number => this.removedAt.get(seq) ?? -1;
+    const replacements = this.replacements.filter((r) => r.replacingSeq <= at && !(shadowedBy(r.replacingSeq) !== -1 && shadowedBy(r.replacingSeq) <= at));
     const h = lastAtOrBefore(this.headerSeqs, at);
-    const header = h === -1 ? undefined : rec(rec(this.events[this.headerSeqs[h]!]!.data)?.header);
+    const header = h === -1 ? undefined : rec(rec(this.events.at(this.headerSeqs[h]!)!.data)?.header);
     const system = typeof header?.system === 'string' ? header.system : null;
     const tools = header ? toolNames(header.tools) : [];
     let model: DshContextAt['model'] = null;
@@ -228,11 +230,11 @@ export class DshContextIndex {
     if (typeof config?.provider === 'string' && typeof config.model === 'string') model = { provider: config.provider, model: config.model };
     else {
       const c = lastAtOrBefore(this.routeSeqs, at);
-      const route = c === -1 ? undefined : rec(this.events[this.routeSeqs[c]!]!.data);
+      const route = c === -1 ? undefined : rec(this.events.at(this.routeSeqs[c]!)!.data);
       if (typeof route?.provider === 'string' && typeof route.model === 'string') model = { provider: route.provider, model: route.model };
     }
     const t = lastAtOrBefore(this.titleSeqs, at);
-    const titleValue = t === -1 ? undefined : rec(this.events[this.titleSeqs[t]!]!.data)?.title;
+    const titleValue = t === -1 ? undefined : rec(this.events.at(this.titleSeqs[t]!)!.data)?.title;
     return { at, messages, messageSeqs, system, tools, model, title: typeof titleValue === 'string' ? titleValue : null, replacements };
   }
 }

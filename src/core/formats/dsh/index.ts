@@ -7,8 +7,7 @@
 //   loadDshFile(path) / readDshLog(bytes)          a file / bytes (raw or zstd, by content)
 //   loadDshDatabaseSession(db, id) · DshDatabase   one session of an SQLite store; open() once,
 //                                    list() and load(id) many times, close()
-// A DshLog holds: header, events (logical, after unpacking packed rows and upgrading legacy
-// shapes; events[i].seq === i), closers (synthetic, in memory, continuing the seqs; shown after
+// A DshLog holds: header, events, closers (synthetic, in memory, continuing the seqs; shown after
 // the events and marked synthetic), state (complete · open · interrupted · torn · corrupt) and
 // diagnostics (each with a line, a byte offset or a seq); dshStateLabel / dshStateDescription
 // give the state's words (l10nT). `open` vs `interrupted`: a log ending inside a turn whose
@@ -16,6 +15,20 @@
 // Bad input never throws from these: it gives state 'corrupt' and diagnostics. What throws, typed:
 // I/O failures, SqliteSnapshotError (missing / not SQLite / damaged), DshDatabaseError (a
 // database that is not dsh's store, or another schema version), DshSessionNotFoundError.
+//
+// log.events: DshEventStore, the logical events (packed rows unpacked, legacy shapes upgraded),
+// indexable like a read-only array, events.at(i).seq === i:
+//   events.length · events.at(i) (negative: from the end) · events.slice(start?, end?) → DshEvent[]
+//   for (const e of events) …   in order; every read gives exactly the eager reader's event
+//   events.typeAt(i)            the type alone, without rebuilding the event
+//   events.seqsOf(types)        the seqs of the events of those types (e.g. to list turns)
+// ~80% of a log's events are chunk deltas; they stay packed as stored and are rebuilt on each
+// read (so is any event other than messages, tool results, request headers/routes, titles and
+// compactions, which are kept parsed and returned as the same object every time). Compare events
+// by seq, not identity; read a window with slice(), not the whole log. A file log keeps its file
+// bytes (raw: the text; zstd: the compressed frames) to rebuild events from: readDshLog(bytes)
+// keeps `bytes`, don't modify them. A SQLite session keeps every row parsed.
+//   eventsWithClosers(log)  events then closers as one new array: rebuilds every event (the CLI)
 //   CLI `events`:  {format:'dsh', header, state, events: eventsWithClosers(log), closers: log.closers.length, diagnostics}
 //
 // What the model saw
@@ -27,7 +40,8 @@
 // Listing (discovery)
 //   readDshListing(path)           header only (first line / first frame) + a bounded title read
 //   listDshDatabaseSessions(db)    the sessions of an SQLite store
-//   dshSessionStats(log)           counts, tool calls, token usage, models, title, times
+//   dshSessionStats(log)           counts, tool calls, token usage, models, title, times (folded
+//                                  while the log was read: rebuilds no event)
 //   dshSessionsRoot() · projectKey(cwd) · encodeSegment(id) · dshLogPath(root, cwd, id)
 //
 // Attachments
@@ -40,10 +54,11 @@
 // @sqlite.org/sqlite-wasm (official SQLite WASM build, FTS5 included) for the SQLite store.
 import { open } from 'node:fs/promises';
 import { startsWithSqliteMagic } from '../detect';
-import { DshContextIndex, registeredContextSeqs, type DshContextAt } from './context';
+import { CONTEXT_FOLD_TYPES, DshContextIndex, type DshContextAt } from './context';
+import type { DshEventList } from './eventStore';
 import { DshDatabase } from './sqliteStore';
 import { loadDshFile, type DshReadOptions } from './load';
-import { eventsWithClosers, type DshLog } from './types';
+import { eventsWithClosers, type DshEvent, type DshLog } from './types';
 
 export * from './types';
 export { parseDshHeader, DSH_FORMAT_VERSION } from './header';
@@ -59,19 +74,36 @@ export { DshDatabase, DshDatabaseError, listDshDatabaseSessions, loadDshDatabase
 export { readDshLog, loadDshFile, assembleDshLog, type DshReadOptions } from './load';
 export { scanZstdFrames, type ZstdFrame, type ZstdFrameScan } from './zstdFrames';
 export { eventsWithClosers };
+export { DshEventStore, type DshEventList } from './eventStore';
 export { dshStateLabel, dshStateDescription } from './stateWords';
 
 const contextIndexes = new WeakMap<DshLog, DshContextIndex>();
+
+/** `events` then `closers`, indexable, without rebuilding anything. */
+function withClosers(log: DshLog): DshEventList {
+  const { events, closers } = log;
+  const n = events.length;
+  const length = n + closers.length;
+  return {
+    length,
+    at: (index: number): DshEvent | undefined => {
+      const i = index < 0 ? index + length : index;
+      return i < 0 ? undefined : i < n ? events.at(i) : closers[i - n];
+    },
+    [Symbol.iterator]: function* () {
+      yield* events;
+      yield* closers;
+    },
+  };
+}
 
 /** The context index of a log (events + closers), built once and cached with the log. */
 export function dshContextIndex(log: DshLog): DshContextIndex {
   let index = contextIndexes.get(log);
   if (!index) {
-    const noted = registeredContextSeqs(log.events);
-    const all = eventsWithClosers(log);
-    // The reader noted which stored events the fold reads; the few closers are always read.
-    const only = noted ? [...noted, ...log.closers.map((e) => e.seq)] : undefined;
-    index = new DshContextIndex(all, only);
+    // Only the events the fold reads (all kept parsed) and the few closers are looked at.
+    const only = [...log.events.seqsOf(CONTEXT_FOLD_TYPES), ...log.closers.map((e) => e.seq)];
+    index = new DshContextIndex(withClosers(log), only);
     contextIndexes.set(log, index);
   }
   return index;

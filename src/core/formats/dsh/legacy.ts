@@ -90,7 +90,7 @@ function steering(e: DshEvent, sessionId: string): Step {
   return { ...e, type: 'user/message', data: { ...message, id: legacyMessageId(sessionId, e.seq), role: 'user' } };
 }
 
-function message(e: DshEvent, sessionId: string, ids: Map<number, string>): Step {
+function message(e: DshEvent, sessionId: string, earlier: (seq: number) => DshEvent | undefined): Step {
   const d = asRecord(e.data);
   if (!d) return e;
   if (e.type === 'user/message') {
@@ -107,7 +107,9 @@ function message(e: DshEvent, sessionId: string, ids: Map<number, string>): Step
   const { callId, content, isError, ...rest } = d;
   const op = asRecord(e.surfaceOp);
   // A replacement inherits the message id of the node it replaces.
-  const inherited = op?.op === 'replace' && typeof op.start === 'number' ? ids.get(op.start) : undefined;
+  const start = op?.op === 'replace' ? op.start : undefined;
+  const replaced = typeof start === 'number' && Number.isInteger(start) && start >= 0 && start < e.seq ? earlier(start) : undefined;
+  const inherited = replaced ? messageIdOf(replaced) : undefined;
   return {
     ...e,
     data: {
@@ -122,28 +124,43 @@ function message(e: DshEvent, sessionId: string, ids: Map<number, string>): Step
   };
 }
 
+/** The message id of a surface event (as upgraded), if it has one. */
 function messageIdOf(e: DshEvent): string | undefined {
+  if (e.type !== 'user/message' && e.type !== 'assistant/message' && e.type !== 'tool/result') return undefined;
   const d = asRecord(e.data);
   const m = e.type === 'user/message' ? d : asRecord(d?.message);
   return typeof m?.id === 'string' ? m.id : undefined;
 }
 
+type Tally = Map<string, { first: number; count: number }>;
+
+function note(m: Tally, key: string, seq: number): void {
+  const n = m.get(key);
+  if (n) n.count++;
+  else m.set(key, { first: seq, count: 1 });
+}
+
 /**
- * Upgrades legacy shapes in place (replacing array slots, never mutating stored objects) and
- * reports refused shapes and unknown types, one diagnostic per kind with a count and first seq.
+ * The legacy pass over a log's events, one event at a time in seq order (the reader feeds it each
+ * accepted event as it is read): upgrades an event (a new object, the stored one never mutated)
+ * and tallies refused shapes and unknown types, reported as one diagnostic per kind with a count
+ * and the first seq.
  */
-export function upgradeLegacyEvents(events: DshEvent[], sessionId: string): DshDiagnostic[] {
-  const upgraded = new Map<string, { first: number; count: number }>();
-  const refused = new Map<string, { first: number; count: number }>();
-  const unknown = new Map<string, { first: number; count: number }>();
-  const ids = new Map<number, string>();
-  const note = (m: Map<string, { first: number; count: number }>, key: string, seq: number): void => {
-    const n = m.get(key);
-    if (n) n.count++;
-    else m.set(key, { first: seq, count: 1 });
-  };
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
+export class LegacyUpgrader {
+  private readonly upgraded: Tally = new Map();
+  private readonly refused: Tally = new Map();
+  private readonly unknown: Tally = new Map();
+  /**
+   * `earlier(seq)`: the event with that seq, already passed through this upgrader (a legacy
+   * replacement inherits the message id of the node it replaces).
+   */
+  constructor(
+    private readonly sessionId: string,
+    private readonly earlier: (seq: number) => DshEvent | undefined,
+  ) {}
+
+  /** The event as dsh's loader reads it: `e` itself, or its upgrade. */
+  upgrade(e: DshEvent): DshEvent {
     let step: Step = e;
     switch (e.type) {
       case 'turn/start':
@@ -153,13 +170,13 @@ export function upgradeLegacyEvents(events: DshEvent[], sessionId: string): DshD
         step = turnEnd(e);
         break;
       case 'steering/message':
-        step = steering(e, sessionId);
-        if (!('refused' in step)) step = message(step, sessionId, ids);
+        step = steering(e, this.sessionId);
+        if (!('refused' in step)) step = message(step, this.sessionId, this.earlier);
         break;
       case 'user/message':
       case 'assistant/message':
       case 'tool/result':
-        step = message(e, sessionId, ids);
+        step = message(e, this.sessionId, this.earlier);
         break;
       case 'request/header':
         if (asRecord(e.data)?.reason === 'fallback') step = { refused: 'legacy request/header reason "fallback"' };
@@ -169,28 +186,34 @@ export function upgradeLegacyEvents(events: DshEvent[], sessionId: string): DshD
         step = { refused: `legacy ${e.type} event` };
         break;
       default:
-        if (!KNOWN_DSH_EVENT_TYPES.has(e.type) && e.ignorable !== true) note(unknown, e.type, e.seq);
+        if (!KNOWN_DSH_EVENT_TYPES.has(e.type) && e.ignorable !== true) note(this.unknown, e.type, e.seq);
     }
-    if ('refused' in step) note(refused, step.refused, e.seq);
-    else if (step !== e) {
-      events[i] = step;
-      note(upgraded, e.type === step.type ? e.type : `${e.type} → ${step.type}`, e.seq);
+    if ('refused' in step) {
+      note(this.refused, step.refused, e.seq);
+      return e;
     }
-    const cur = events[i]!;
-    if (cur.type === 'user/message' || cur.type === 'assistant/message' || cur.type === 'tool/result') {
-      const id = messageIdOf(cur);
-      if (id !== undefined) ids.set(cur.seq, id);
+    if (step !== e) note(this.upgraded, e.type === step.type ? e.type : `${e.type} → ${step.type}`, e.seq);
+    return step;
+  }
+
+  diagnostics(): DshDiagnostic[] {
+    const diags: DshDiagnostic[] = [];
+    for (const [what, n] of this.upgraded) {
+      diags.push({ line: 0, seq: n.first, kind: 'dsh-legacy', message: `${n.count} legacy ${what} event(s) upgraded in memory as dsh's loader does (first at seq ${n.first})` });
     }
+    for (const [what, n] of this.refused) {
+      diags.push({ line: 0, seq: n.first, kind: 'dsh-refused-event', message: `${n.count} × ${what} (first at seq ${n.first}): dsh refuses to load such a session; shown as stored` });
+    }
+    for (const [type, n] of this.unknown) {
+      diags.push({ line: 0, seq: n.first, kind: 'dsh-unknown-type', message: `${n.count} event(s) of the unknown type ${type} (first at seq ${n.first}), not marked ignorable: shown as raw JSON` });
+    }
+    return diags;
   }
-  const diags: DshDiagnostic[] = [];
-  for (const [what, n] of upgraded) {
-    diags.push({ line: 0, seq: n.first, kind: 'dsh-legacy', message: `${n.count} legacy ${what} event(s) upgraded in memory as dsh's loader does (first at seq ${n.first})` });
-  }
-  for (const [what, n] of refused) {
-    diags.push({ line: 0, seq: n.first, kind: 'dsh-refused-event', message: `${n.count} × ${what} (first at seq ${n.first}): dsh refuses to load such a session; shown as stored` });
-  }
-  for (const [type, n] of unknown) {
-    diags.push({ line: 0, seq: n.first, kind: 'dsh-unknown-type', message: `${n.count} event(s) of the unknown type ${type} (first at seq ${n.first}), not marked ignorable: shown as raw JSON` });
-  }
-  return diags;
+}
+
+/** Upgrades legacy shapes of an event array in place (replacing slots, never mutating stored objects). */
+export function upgradeLegacyEvents(events: DshEvent[], sessionId: string): DshDiagnostic[] {
+  const pass = new LegacyUpgrader(sessionId, (seq) => events[seq]);
+  for (let i = 0; i < events.length; i++) events[i] = pass.upgrade(events[i]!);
+  return pass.diagnostics();
 }

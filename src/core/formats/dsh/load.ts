@@ -6,9 +6,7 @@
 import { open } from 'node:fs/promises';
 import { startsWithZstdMagic } from '../detect';
 import { LIVE_WINDOW_MS } from '../../store/rewriteGuard';
-import { interruptedTurnClosers, openTurnState } from './closers';
-import { registerContextSeqs } from './context';
-import { upgradeLegacyEvents } from './legacy';
+import { interruptedTurnClosers } from './closers';
 import type { ParsedDshLog } from './logText';
 import { readRawLog } from './rawLog';
 import { readZstdLog } from './zstdLog';
@@ -29,12 +27,11 @@ export interface DshReadOptions {
 /** Builds the log a viewer shows from what an encoding reader parsed. */
 export function assembleDshLog(parsed: ParsedDshLog, encoding: DshEncoding, bytes: number, opts: DshReadOptions = {}): DshLog {
   const { header, scan } = parsed;
-  const diagnostics: DshDiagnostic[] = [...parsed.diagnostics, ...scan.diagnostics];
+  // The legacy pass ran as the events were read (logBuilder.ts); its findings come after the scan's.
+  const diagnostics: DshDiagnostic[] = [...parsed.diagnostics, ...scan.diagnostics, ...scan.legacyDiagnostics];
   const events = scan.events;
-  if (header) diagnostics.push(...upgradeLegacyEvents(events, header.id));
-  registerContextSeqs(events, scan.contextSeqs);
   const corrupt = parsed.corrupt || scan.corrupt || header === null;
-  const ends = openTurnState(events);
+  const ends = scan.openTurn;
   let state: DshLogState;
   let closers: DshLog['closers'] = [];
   if (corrupt) {
@@ -68,7 +65,10 @@ export function assembleDshLog(parsed: ParsedDshLog, encoding: DshEncoding, byte
   };
 }
 
-/** Reads a dsh log from its bytes (raw or zstd, decided by content). */
+/**
+ * Reads a dsh log from its bytes (raw or zstd, decided by content). The log keeps `bytes` (the
+ * events it does not keep parsed are read again from them): do not modify them afterwards.
+ */
 export async function readDshLog(bytes: Uint8Array, opts: DshReadOptions = {}): Promise<DshLog> {
   const zstd = startsWithZstdMagic(bytes);
   const parsed = zstd ? await readZstdLog(bytes) : readRawLog(bytes);

@@ -40,7 +40,8 @@ export function readHeaderLine(text: string, diagnostics: DshDiagnostic[], offse
 /**
  * Feeds every complete line of `buf[start, end)` to the scanner; returns where the unterminated
  * remainder starts (=== end when the text ends in `\n`) and the next line number.
- * `offsetOf(i)` maps a position in `buf` to the byte offset reported in diagnostics.
+ * `offsetOf(i)` maps a position in `buf` to the byte offset reported in diagnostics;
+ * `textBase + i` is the position's offset in the logical text the scanner's record texts read.
  */
 export function scanLines(
   scanner: DshRecordScanner,
@@ -49,13 +50,14 @@ export function scanLines(
   end: number,
   firstLine: number,
   offsetOf: (pos: number) => number,
+  textBase = 0,
 ): { rest: number; nextLine: number } {
   let line = firstLine;
   let s = start;
   while (s < end && !scanner.stopped) {
     const e = buf.indexOf(10, s);
     if (e === -1 || e >= end) break;
-    scanner.addLine(buf.toString('utf8', s, e), { line, offset: offsetOf(s) });
+    scanner.addLine(buf.toString('utf8', s, e), { line, offset: offsetOf(s) }, { start: textBase + s, length: e - s });
     line++;
     s = e + 1;
   }

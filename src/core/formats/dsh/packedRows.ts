@@ -27,16 +27,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The first member's seq of a packed row (for ordering and gap checks before expanding). */
-export function packedRowSeq0(row: Record<string, unknown>): number | null {
-  return safe(row.seq0) ? row.seq0 : null;
+/** What validating a packed row learns without building its events. */
+export interface PackedRowShape {
+  /** Number of members (events), ≥ 1. */
+  count: number;
+  /** The largest member time (times are not monotonic: gaps may be negative). */
+  maxTime: number;
 }
 
 /**
- * The events a packed row stands for, or a sentence saying why the row is malformed.
- * `row.type` must be a packed row tag (see isPackedRowTag).
+ * Validates a packed row as strictly as dsh's decoder without building its events: its shape, or a
+ * sentence saying why the row is malformed. `row.type` must be a packed row tag (see isPackedRowTag).
  */
-export function expandPackedRow(row: Record<string, unknown>): DshEvent[] | string {
+export function checkPackedRow(row: Record<string, unknown>): PackedRowShape | string {
   const tag = row.type as PackedRowTag;
   if (!exactKeys(row, ['type', 'seq0', 'time0', 'data'])) return `${tag} row: the envelope must have exactly type, seq0, time0, data`;
   const { seq0, time0, data } = row;
@@ -53,20 +56,42 @@ export function expandPackedRow(row: Record<string, unknown>): DshEvent[] | stri
   if (!Array.isArray(dt) || dt.length !== payload.length - 1) return `${tag} row: dt must hold exactly one gap fewer than the ${payload.length} members`;
   if (toolCall && (typeof data.id !== 'string' || (Object.hasOwn(data, 'name') && typeof data.name !== 'string'))) return `${tag} row: id (and name, when present) must be strings`;
   if (!safe(seq0 + payload.length - 1)) return `${tag} row: the member seqs leave the safe integer range`;
-
-  const out: DshEvent[] = new Array(payload.length);
-  const deltaType = tag === 'text-chunks' ? 'text-delta' : tag === 'reasoning-chunks' ? 'reasoning-delta' : 'tool-call-delta';
-  const hasName = toolCall && Object.hasOwn(data, 'name');
   let time = time0;
+  let maxTime = time0;
   for (let k = 0; k < payload.length; k++) {
     if (k > 0) {
       const gap = dt[k - 1];
       if (!safe(gap)) return `${tag} row: dt[${k - 1}] is not a safe integer`;
       time += gap;
       if (!safe(time)) return `${tag} row: member ${k}'s time leaves the safe integer range`;
+      if (time > maxTime) maxTime = time;
     }
-    const text = payload[k];
-    if (typeof text !== 'string') return `${tag} row: member ${k} is not a string`;
+    if (typeof payload[k] !== 'string') return `${tag} row: member ${k} is not a string`;
+  }
+  return { count: payload.length, maxTime };
+}
+
+/**
+ * The events a packed row stands for, or a sentence saying why the row is malformed.
+ * `row.type` must be a packed row tag (see isPackedRowTag).
+ */
+export function expandPackedRow(row: Record<string, unknown>): DshEvent[] | string {
+  const shape = checkPackedRow(row);
+  if (typeof shape === 'string') return shape;
+  const tag = row.type as PackedRowTag;
+  const seq0 = row.seq0 as number;
+  const data = row.data as Record<string, unknown>;
+  const { turn, step, index } = data;
+  const dt = data.dt as number[];
+  const toolCall = tag === 'tool-call-chunks';
+  const payload = (toolCall ? data.args : data.texts) as string[];
+  const out: DshEvent[] = new Array(payload.length);
+  const deltaType = tag === 'text-chunks' ? 'text-delta' : tag === 'reasoning-chunks' ? 'reasoning-delta' : 'tool-call-delta';
+  const hasName = toolCall && Object.hasOwn(data, 'name');
+  let time = row.time0 as number;
+  for (let k = 0; k < payload.length; k++) {
+    if (k > 0) time += dt[k - 1]!;
+    const text = payload[k]!;
     const chunk = toolCall
       ? hasName
         ? { type: deltaType, index, id: data.id, name: data.name, argumentsDelta: text }

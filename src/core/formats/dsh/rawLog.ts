@@ -1,6 +1,7 @@
 // Raw dsh logs (`session.jsonl`, `compression: 'none'`; dsh-format.md §3 "Raw encoding"): the
 // logical lines as they are. A final line without `\n` is a torn tail: dropped, reported.
 import { DshRecordScanner } from './recordScanner';
+import { RawRecordTexts } from './recordTexts';
 import { asBuffer, emptyScan, readHeaderLine, scanLines, type ParsedDshLog } from './logText';
 import type { DshDiagnostic } from './types';
 
@@ -20,7 +21,8 @@ export function readRawLog(bytes: Uint8Array): ParsedDshLog {
   const header = readHeaderLine(buf.toString('utf8', 0, nl), diagnostics, 0);
   if (!header) return { header: null, scan: emptyScan(), diagnostics, corrupt: true };
 
-  const scanner = new DshRecordScanner();
+  // The events not kept parsed are read again from the file's bytes, which the log keeps.
+  const scanner = new DshRecordScanner(header.id, new RawRecordTexts(buf));
   const { rest, nextLine } = scanLines(scanner, buf, nl + 1, buf.length, 2, (p) => p);
   const tornTail =
     rest < buf.length

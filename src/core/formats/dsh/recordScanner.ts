@@ -6,7 +6,11 @@
 //   torn tail, dropped.
 // - A packed row containing a gap is dropped whole.
 // Records after the first problem are parsed only to learn whether they hold a `turn/end`.
-import { expandPackedRow, isPackedRowTag } from './packedRows';
+// Each accepted record goes to the log builder (logBuilder.ts), which stores it.
+import type { RecordPlaceInText } from './eventStore';
+import { DshLogBuilder, type BuiltEvents } from './logBuilder';
+import { checkPackedRow, isPackedRowTag, type PackedRowShape } from './packedRows';
+import type { RecordTexts } from './recordTexts';
 import type { DshDiagnostic, DshEvent } from './types';
 
 /** Where a record was read: a 1-based logical line (0 for a database row) and a byte offset. */
@@ -17,13 +21,7 @@ export interface RecordPlace {
   rowSeq?: number;
 }
 
-export interface RecordScan {
-  events: DshEvent[];
-  /**
-   * The seqs of the events the context fold reads (surface messages, request headers, routes,
-   * titles), in order: noted while scanning so the fold never walks the other ~90% of events.
-   */
-  contextSeqs: number[];
+export interface RecordScan extends BuiltEvents {
   diagnostics: DshDiagnostic[];
   /** dsh would refuse the log (a problem before a later turn/end). */
   corrupt: boolean;
@@ -47,22 +45,24 @@ function envelopeProblem(v: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Event types the context fold (context.ts) reads; steering/message is upgraded to a user/message. */
-const CONTEXT_TYPES: ReadonlySet<string> = new Set([
-  'user/message', 'assistant/message', 'tool/result', 'request/header', 'request/context', 'session/title', 'steering/message',
-]);
-
 export class DshRecordScanner {
-  private readonly events: DshEvent[] = [];
-  private readonly contextSeqs: number[] = [];
+  private readonly builder: DshLogBuilder;
   private readonly diagnostics: DshDiagnostic[] = [];
   private issue: { diag: DshDiagnostic; place: RecordPlace } | null = null;
   private corrupt = false;
   private dropped = 0;
 
+  /**
+   * `sessionId`: the header's id, for the legacy pass (null: none). `texts`: the stored bytes the
+   * records' places point into (null: every record is kept parsed, e.g. database rows).
+   */
+  constructor(sessionId: string | null = null, texts: RecordTexts | null = null) {
+    this.builder = new DshLogBuilder(sessionId, texts);
+  }
+
   /** The events accepted so far (the contiguous prefix). */
   get length(): number {
-    return this.events.length;
+    return this.builder.length;
   }
 
   /** True once the log is known to be corrupt: later records change nothing. */
@@ -70,17 +70,17 @@ export class DshRecordScanner {
     return this.corrupt;
   }
 
-  /** One complete line of UTF-8 text (without its newline). */
-  addLine(text: string, place: RecordPlace): void {
+  /** One complete line of UTF-8 text (without its newline), at `text` in the stored bytes. */
+  addLine(line: string, place: RecordPlace, text?: RecordPlaceInText): void {
     if (this.corrupt) return;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(line);
     } catch {
-      this.unparsable(place, `the record is not valid JSON: ${JSON.stringify(text.slice(0, 80))}${text.length > 80 ? '…' : ''}`);
+      this.unparsable(place, `the record is not valid JSON: ${JSON.stringify(line.slice(0, 80))}${line.length > 80 ? '…' : ''}`);
       return;
     }
-    this.addRecord(value, place);
+    this.addRecord(value, place, text);
   }
 
   /** A record that could not be read at all (e.g. a database row whose data does not decode). */
@@ -95,56 +95,51 @@ export class DshRecordScanner {
   }
 
   /** One parsed storage record: an event written verbatim or a packed chunk row. */
-  addRecord(value: unknown, place: RecordPlace): void {
+  addRecord(value: unknown, place: RecordPlace, text?: RecordPlaceInText): void {
     if (this.corrupt) return;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.unparsable(place, 'the record is not a JSON object');
       return;
     }
     const rec = value as Record<string, unknown>;
-    let decoded: DshEvent[];
+    let shape: PackedRowShape | null = null;
+    let seq: number;
     if (isPackedRowTag(rec.type)) {
-      const r = expandPackedRow(rec);
+      const r = checkPackedRow(rec);
       if (typeof r === 'string') {
         this.unparsable(place, r);
         return;
       }
-      decoded = r;
+      shape = r;
+      seq = rec.seq0 as number;
     } else {
       const problem = envelopeProblem(rec);
       if (problem) {
         this.unparsable(place, problem);
         return;
       }
-      decoded = [rec as unknown as DshEvent];
-      if (CONTEXT_TYPES.has(rec.type as string)) {
-        // Noted before the seq check; an entry past the accepted prefix is dropped in finish().
-        this.contextSeqs.push(rec.seq as number);
-      }
+      seq = rec.seq as number;
     }
-
+    // A packed row's members are consecutive and never a turn/end: only its first seq can be a gap.
+    const turnEnd = shape === null && rec.type === 'turn/end';
     if (this.issue) {
       this.dropped++;
-      if (decoded.some((e) => e.type === 'turn/end')) this.markCorrupt(place);
+      if (turnEnd) this.markCorrupt(place);
       return;
     }
-    const events = this.events;
-    const rowStart = events.length;
-    for (const e of decoded) {
-      if (e.seq !== events.length) {
-        const expected = events.length;
-        // A packed row with a gap is dropped as a whole.
-        events.length = rowStart;
-        this.issue = {
-          diag: { ...placeFields(place), seq: e.seq, kind: 'dsh-seq-gap', message: `${where(place)}: seq ${e.seq} where ${expected} was expected` },
-          place,
-        };
-        this.dropped++;
-        if (decoded.some((d) => d.type === 'turn/end')) this.markCorrupt(place);
-        return;
-      }
-      events.push(e);
+    const expected = this.builder.length;
+    if (seq !== expected) {
+      // A packed row with a gap is dropped as a whole.
+      this.issue = {
+        diag: { ...placeFields(place), seq, kind: 'dsh-seq-gap', message: `${where(place)}: seq ${seq} where ${expected} was expected` },
+        place,
+      };
+      this.dropped++;
+      if (turnEnd) this.markCorrupt(place);
+      return;
     }
+    if (shape) this.builder.packedRow(rec, shape, text);
+    else this.builder.event(rec as unknown as DshEvent, text);
   }
 
   private markCorrupt(at: RecordPlace): void {
@@ -155,7 +150,7 @@ export class DshRecordScanner {
       kind: 'dsh-corrupt',
       message:
         `corrupt log: the problem at ${where(issue.place)} comes before a turn/end at ${where(at)}, so dsh refuses to load this session; ` +
-        `showing the ${this.events.length} events before it, read-only`,
+        `showing the ${this.builder.length} events before it, read-only`,
     });
   }
 
@@ -177,16 +172,6 @@ export class DshRecordScanner {
       torn = true;
       this.diagnostics.push({ ...placeFields(tornTail.place), kind: 'torn-tail', message: tornTail.message });
     }
-    const n = this.events.length;
-    // Keep the seqs that are part of the accepted prefix, in order and once each.
-    const contextSeqs: number[] = [];
-    let last = -1;
-    for (const seq of this.contextSeqs) {
-      if (seq < n && seq > last && this.events[seq]!.seq === seq) {
-        contextSeqs.push(seq);
-        last = seq;
-      }
-    }
-    return { events: this.events, contextSeqs, diagnostics: this.diagnostics, corrupt: this.corrupt, torn };
+    return { ...this.builder.finish(), diagnostics: this.diagnostics, corrupt: this.corrupt, torn };
   }
 }

@@ -148,7 +148,8 @@ export class DshDatabase {
     if (!sessionRow) return null;
     const diagnostics: DshDiagnostic[] = [];
     const { header, problem } = headerOf(sessionRow);
-    const scanner = new DshRecordScanner();
+    // The database is closed after reading: every row is kept parsed (packed rows unexpanded).
+    const scanner = new DshRecordScanner(header?.id ?? null);
     if (header) {
       const rows = this.db.all('SELECT seq, type, time, data, source_event_seqs, surface_op, ignorable FROM events WHERE session_id = ? ORDER BY seq', [id]);
       for (const row of rows) {

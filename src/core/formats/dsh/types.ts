@@ -1,6 +1,7 @@
-// The shapes the dsh reader hands out (dsh-format.md §1–§2). Events are kept exactly as stored
-// (the parsed JSON objects, never copied or re-keyed) so a viewer shows what dsh wrote.
+// The shapes the dsh reader hands out (dsh-format.md §1–§2). Events are exactly as stored (the
+// parsed JSON objects, never re-keyed; packed rows expanded) so a viewer shows what dsh wrote.
 import type { Diagnostic } from '../../diagnostics';
+import type { DshEventStore } from './eventStore';
 
 /** A dsh `SessionEvent`: `{type, seq, time, data}` plus the optional envelope fields. */
 export interface DshEvent {
@@ -64,8 +65,12 @@ export interface DshLog {
   encoding: DshEncoding;
   /** Null when no valid header could be read (then `events` is empty and state is `corrupt`). */
   header: DshHeader | null;
-  /** The logical events after unpacking and legacy upgrades: `events[i].seq === i`. */
-  events: DshEvent[];
+  /**
+   * The logical events after unpacking and legacy upgrades, `events.at(i).seq === i`: an indexable
+   * store (length, at, typeAt, seqsOf, slice, iteration) that keeps chunk events packed and
+   * rebuilds them when asked for (eventStore.ts).
+   */
+  events: DshEventStore;
   /**
    * The synthetic closers of an interrupted turn (spec §4), applied in memory only and never
    * written: they continue the seqs after `events`. Empty unless `state` is `interrupted` or `torn`.
@@ -81,7 +86,12 @@ export interface DshLog {
   mtimeMs?: number;
 }
 
-/** `events` followed by `closers`: the stream a viewer shows, the closers last and synthetic. */
+/**
+ * `events` followed by `closers` as one new array: the stream a viewer shows, the closers last and
+ * synthetic. It rebuilds every event (what the CLI prints); a viewer reads `log.events` instead.
+ */
 export function eventsWithClosers(log: DshLog): DshEvent[] {
-  return log.closers.length === 0 ? log.events : log.events.concat(log.closers);
+  const all = log.events.slice();
+  for (const c of log.closers) all.push(c);
+  return all;
 }

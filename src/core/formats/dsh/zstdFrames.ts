@@ -41,64 +41,80 @@ function readLE(b: Uint8Array, pos: number, n: number): number {
   return v;
 }
 
+/** One step of the walk: the frame at `pos`, or where the structure tears or breaks. */
+export type ZstdFrameStep =
+  | { frame: ZstdFrame; torn?: undefined; invalid?: undefined }
+  | { frame?: undefined; torn: { start: number; place: ZstdTearPlace }; invalid?: undefined }
+  | { frame?: undefined; torn?: undefined; invalid: { offset: number; message: string } };
+
+/**
+ * The frame starting at `pos` (< bytes.length), walked without decoding. Readers walk a log one
+ * frame at a time with it, so that no list of every frame is kept while the log is read.
+ */
+export function readZstdFrame(bytes: Uint8Array, pos: number): ZstdFrameStep {
+  const len = bytes.length;
+  const start = pos;
+  const torn = (place: ZstdTearPlace): ZstdFrameStep => ({ torn: { start, place } });
+  const invalid = (offset: number, message: string): ZstdFrameStep => ({ invalid: { offset, message } });
+  for (let i = 0; i < 4; i++) {
+    if (pos + i >= len) return torn('frame-header');
+    if (bytes[pos + i] !== MAGIC[i]) {
+      return invalid(start, `byte ${start} does not start a zstd frame (magic 28 B5 2F FD expected; dsh writes no skippable frames)`);
+    }
+  }
+  pos += 4;
+  if (pos >= len) return torn('frame-header');
+  const fhd = bytes[pos++]!;
+  if (fhd & 0x08) return invalid(start, `the zstd frame at byte ${start} sets the reserved bit of its frame header`);
+  const singleSegment = (fhd >> 5) & 1;
+  const hasChecksum = ((fhd >> 2) & 1) === 1;
+  const dictBytes = DICT_ID_BYTES[fhd & 3]!;
+  const fcsFlag = fhd >> 6;
+  const fcsBytes = fcsFlag === 0 ? singleSegment : FCS_BYTES[fcsFlag]!;
+  const rest = (singleSegment ? 0 : 1) + dictBytes + fcsBytes;
+  if (pos + rest > len) return torn('frame-header');
+  // The window byte only sizes the decoder's buffer; a block is never above 128 KiB (RFC 8878).
+  if (!singleSegment) pos++;
+  if (dictBytes > 0 && readLE(bytes, pos, dictBytes) !== 0) {
+    return invalid(start, `the zstd frame at byte ${start} needs a dictionary (dsh never uses one)`);
+  }
+  pos += dictBytes;
+  let contentSize: number | null = null;
+  if (fcsBytes > 0) {
+    contentSize = readLE(bytes, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0);
+    pos += fcsBytes;
+  }
+
+  for (;;) {
+    if (pos + 3 > len) return torn('block');
+    const h = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16);
+    const last = h & 1;
+    const type = (h >> 1) & 3;
+    const size = h >>> 3;
+    if (type === 3) return invalid(pos, `the zstd frame at byte ${start} has a block of the reserved type 3 at byte ${pos}`);
+    if (size > MAX_BLOCK) return invalid(pos, `the zstd frame at byte ${start} has a ${size}-byte block at byte ${pos}, above the 128 KiB maximum`);
+    pos += 3;
+    const payload = type === 1 ? 1 : size;
+    if (pos + payload > len) return torn('block');
+    pos += payload;
+    if (last) break;
+  }
+  if (hasChecksum) {
+    if (pos + 4 > len) return torn('checksum');
+    pos += 4;
+  }
+  return { frame: { start, end: pos, contentSize, hasChecksum } };
+}
+
 /** Walks the frames of `bytes`, at most `maxFrames` of them (listing needs only the first). */
 export function scanZstdFrames(bytes: Uint8Array, maxFrames = Infinity): ZstdFrameScan {
   const frames: ZstdFrame[] = [];
-  const len = bytes.length;
   let pos = 0;
-  const torn = (start: number, place: ZstdTearPlace): ZstdFrameScan => ({ frames, torn: { start, place }, invalid: null });
-  const invalid = (offset: number, message: string): ZstdFrameScan => ({ frames, torn: null, invalid: { offset, message } });
-
-  while (pos < len && frames.length < maxFrames) {
-    const start = pos;
-    for (let i = 0; i < 4; i++) {
-      if (pos + i >= len) return torn(start, 'frame-header');
-      if (bytes[pos + i] !== MAGIC[i]) {
-        return invalid(start, `byte ${start} does not start a zstd frame (magic 28 B5 2F FD expected; dsh writes no skippable frames)`);
-      }
-    }
-    pos += 4;
-    if (pos >= len) return torn(start, 'frame-header');
-    const fhd = bytes[pos++]!;
-    if (fhd & 0x08) return invalid(start, `the zstd frame at byte ${start} sets the reserved bit of its frame header`);
-    const singleSegment = (fhd >> 5) & 1;
-    const hasChecksum = ((fhd >> 2) & 1) === 1;
-    const dictBytes = DICT_ID_BYTES[fhd & 3]!;
-    const fcsFlag = fhd >> 6;
-    const fcsBytes = fcsFlag === 0 ? singleSegment : FCS_BYTES[fcsFlag]!;
-    const rest = (singleSegment ? 0 : 1) + dictBytes + fcsBytes;
-    if (pos + rest > len) return torn(start, 'frame-header');
-    // The window byte only sizes the decoder's buffer; a block is never above 128 KiB (RFC 8878).
-    if (!singleSegment) pos++;
-    if (dictBytes > 0 && readLE(bytes, pos, dictBytes) !== 0) {
-      return invalid(start, `the zstd frame at byte ${start} needs a dictionary (dsh never uses one)`);
-    }
-    pos += dictBytes;
-    let contentSize: number | null = null;
-    if (fcsBytes > 0) {
-      contentSize = readLE(bytes, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0);
-      pos += fcsBytes;
-    }
-
-    for (;;) {
-      if (pos + 3 > len) return torn(start, 'block');
-      const h = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16);
-      const last = h & 1;
-      const type = (h >> 1) & 3;
-      const size = h >>> 3;
-      if (type === 3) return invalid(pos, `the zstd frame at byte ${start} has a block of the reserved type 3 at byte ${pos}`);
-      if (size > MAX_BLOCK) return invalid(pos, `the zstd frame at byte ${start} has a ${size}-byte block at byte ${pos}, above the 128 KiB maximum`);
-      pos += 3;
-      const payload = type === 1 ? 1 : size;
-      if (pos + payload > len) return torn(start, 'block');
-      pos += payload;
-      if (last) break;
-    }
-    if (hasChecksum) {
-      if (pos + 4 > len) return torn(start, 'checksum');
-      pos += 4;
-    }
-    frames.push({ start, end: pos, contentSize, hasChecksum });
+  while (pos < bytes.length && frames.length < maxFrames) {
+    const step = readZstdFrame(bytes, pos);
+    if (!step.frame) return { frames, torn: step.torn ?? null, invalid: step.invalid ?? null };
+    frames.push(step.frame);
+    pos = step.frame.end;
   }
   return { frames, torn: null, invalid: null };
 }

@@ -6,8 +6,9 @@
 // frame structure. A torn final frame gives up the complete lines of its complete blocks.
 import { DshRecordScanner, type RecordPlace } from './recordScanner';
 import { asBuffer, emptyScan, readHeaderLine, scanLines, type ParsedDshLog } from './logText';
+import { ZstdRecordTexts } from './recordTexts';
 import { decodeFrame, decodeTornFrame, loadXxh64 } from './zstdDecode';
-import { scanZstdFrames, type ZstdTearPlace } from './zstdFrames';
+import { readZstdFrame, type ZstdFrameStep, type ZstdTearPlace } from './zstdFrames';
 import type { DshDiagnostic } from './types';
 
 const TEAR_WORDS: Record<ZstdTearPlace, string> = {
@@ -20,18 +21,19 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
   const file = asBuffer(bytes);
   const h64 = await loadXxh64();
   const diagnostics: DshDiagnostic[] = [];
-  const structure = scanZstdFrames(file);
-  const { frames } = structure;
   const refuse = (d: DshDiagnostic): ParsedDshLog => {
     diagnostics.push(d);
     return { header: null, scan: emptyScan(), diagnostics, corrupt: true };
   };
 
-  if (frames.length === 0) {
-    const why = structure.invalid ? structure.invalid.message : 'the file ends before its first zstd frame is complete';
+  // Frames are walked one at a time (no list of them all is kept while reading).
+  const firstStep = readZstdFrame(file, 0);
+  const firstFrame = firstStep.frame;
+  if (!firstFrame) {
+    const why = firstStep.invalid ? firstStep.invalid.message : 'the file ends before its first zstd frame is complete';
     return refuse({ line: 1, offset: 0, kind: 'no-header', message: `no complete header frame: ${why}` });
   }
-  const first = decodeFrame(file, frames[0]!, h64);
+  const first = decodeFrame(file, firstFrame, h64);
   if (!first.ok) return refuse({ line: 1, offset: 0, kind: 'dsh-frame', message: `${first.message}: the header cannot be read` });
   const headerText = asBuffer(first.plaintext);
   if (headerText.length === 0 || headerText.indexOf(10) !== headerText.length - 1) {
@@ -40,7 +42,9 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
   const header = readHeaderLine(headerText.toString('utf8', 0, headerText.length - 1), diagnostics, 0);
   if (!header) return { header: null, scan: emptyScan(), diagnostics, corrupt: true };
 
-  const scanner = new DshRecordScanner();
+  // The events not kept parsed are read again from the compressed frames, which the log keeps.
+  const texts = new ZstdRecordTexts(file);
+  const scanner = new DshRecordScanner(header.id, texts);
   let line = 2;
   let corrupt = false;
   const frameCorrupt = (offset: number, kind: DshDiagnostic['kind'], message: string): void => {
@@ -51,8 +55,15 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
     );
   };
 
-  for (let i = 1; i < frames.length && !scanner.stopped; i++) {
-    const frame = frames[i]!;
+  let end: ZstdFrameStep | null = null;
+  for (let pos = firstFrame.end; pos < file.length && !scanner.stopped; ) {
+    const step = readZstdFrame(file, pos);
+    const frame = step.frame;
+    if (!frame) {
+      end = step;
+      break;
+    }
+    pos = frame.end;
     const decoded = decodeFrame(file, frame, h64);
     if (!decoded.ok) {
       frameCorrupt(frame.start, 'dsh-frame', decoded.message);
@@ -63,18 +74,19 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
       frameCorrupt(frame.start, 'dsh-bad-record', `the complete zstd frame at byte ${frame.start} ends inside a record (records never straddle frames)`);
       break;
     }
-    line = scanLines(scanner, text, 0, text.length, line, () => frame.start).nextLine;
+    const base = texts.addFrame(frame.start, frame.end, text.length);
+    line = scanLines(scanner, text, 0, text.length, line, () => frame.start, base).nextLine;
   }
 
   let tornTail: { place: RecordPlace; message: string } | undefined;
-  if (!corrupt && !scanner.stopped) {
-    if (structure.invalid) {
-      frameCorrupt(structure.invalid.offset, 'dsh-frame', `invalid zstd structure: ${structure.invalid.message}`);
-    } else if (structure.torn) {
-      const { start, place } = structure.torn;
+  if (!corrupt && !scanner.stopped && end) {
+    if (end.invalid) {
+      frameCorrupt(end.invalid.offset, 'dsh-frame', `invalid zstd structure: ${end.invalid.message}`);
+    } else if (end.torn) {
+      const { start, place } = end.torn;
       const recovered = asBuffer(decodeTornFrame(file.subarray(start)));
       const before = scanner.length;
-      const { rest, nextLine } = scanLines(scanner, recovered, 0, recovered.length, line, () => start);
+      const { rest, nextLine } = scanLines(scanner, recovered, 0, recovered.length, line, () => start, texts.addContent(recovered));
       const lines = nextLine - line;
       tornTail = {
         place: { line: nextLine, offset: start },

@@ -141,3 +141,11 @@ export function extendSessionStats(stats: SessionStats, entries: readonly Sessio
   s.models = [...models];
   return s;
 }
+
+/**
+ * How many messages a session has, counted one way everywhere (issue 14): its `message` entries
+ * as the loader reads them. The Sessions row, its tooltip and the editor's header all show it.
+ */
+export function messageCountOf(stats: SessionStats): number {
+  return stats.entriesByType.message ?? 0;
+}

@@ -10,9 +10,9 @@
 // only highlights its path — no row moves, and the row the user clicked stays under the pointer.
 // A selection is laid over a cached layout (selectLeafIn), so clicking through a 100k-entry
 // session never flattens it again.
-import type { TreeIndex } from '../../core/tree/tree';
-import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../core/tree/treeView';
-import type { TreeFilter, TreeRow } from '../../protocol/messages';
+import type { TreeIndex } from '../../tree/tree';
+import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../tree/treeView';
+import type { TreeFilter, TreeRow } from '../../../protocol/messages';
 /** The rows of a filter and search: independent of the selected leaf. */
 export interface TreeLayout {
   /** Entry id of each row. */

@@ -1,8 +1,8 @@
 // Turns one context message (or cut entry) into the display blocks the webview renders. The
 // webview knows nothing of the session format: it gets text to escape, markdown to sanitise,
 // JSON to show, and references to images it can ask for.
-import { parseBlobRef } from '../../core/formats/xcsh/blobs';
-import type { Block, MessageView } from '../../protocol/messages';
+import { parseBlobRef } from '../../formats/xcsh/blobs';
+import type { Block, MessageView } from '../../../protocol/messages';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,11 +2,11 @@
 // per leaf and cached), windows of its messages and of the entries its compaction cut, and
 // `locate` for scroll anchors. Windows are what keep a 100k-entry session responsive: the
 // webview never holds more than a few pages of messages.
-import { buildSessionContext, entryToMessage, type SessionContext } from '../../core/formats/xcsh/context';
-import type { SessionEntry } from '../../core/formats/xcsh/schemas';
-import type { ContextInfo, MessageView } from '../../protocol/messages';
+import { buildSessionContext, entryToMessage, type SessionContext } from '../../formats/xcsh/context';
+import type { SessionEntry } from '../../formats/xcsh/schemas';
+import type { ContextInfo, MessageView } from '../../../protocol/messages';
 import { estimateTokens, messageParts, type MessageParts } from './messageView';
-import type { SessionSnapshot } from './sessionSnapshot';
+import type { SessionSnapshot } from './snapshot';
 import { rowDisplay } from './treeRows';
 
 type Obj = Record<string, unknown>;

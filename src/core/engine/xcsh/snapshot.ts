@@ -1,17 +1,16 @@
 // One loaded state of a session file, as the editor shows it: the core's loaded session, its
 // tree index and totals, plus the header summary for the webview. No `vscode` here, so the
 // whole display pipeline can be exercised under plain node.
-import { BlobStore } from '../../core/formats/xcsh/blobs';
-import { severityOf, type Diagnostic } from '../../core/diagnostics';
-import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
-import type { LoadedSession } from '../../core/formats/xcsh/load';
-import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
-import type { SessionStats } from '../../core/formats/xcsh/stats';
-import type { TreeIndex } from '../../core/tree/tree';
-import { firstMeaningfulPrompt } from '../../core/discovery/prompts';
-import { oneLine } from '../../core/tree/treeView';
-import type { SessionSummary } from '../../protocol/messages';
-import { messageCountOf } from '../sessions/messageCounts';
+import { BlobStore } from '../../formats/xcsh/blobs';
+import { severityOf, type Diagnostic } from '../../diagnostics';
+import { openSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
+import type { LoadedSession } from '../../formats/xcsh/load';
+import { CURRENT_SESSION_VERSION } from '../../formats/xcsh/schemas';
+import { messageCountOf, type SessionStats } from '../../formats/xcsh/stats';
+import type { TreeIndex } from '../../tree/tree';
+import { firstMeaningfulPrompt } from '../../discovery/prompts';
+import { oneLine } from '../../tree/treeView';
+import type { SessionSummary } from '../../../protocol/messages';
 
 /** Diagnostics sent with the summary; the rest is counted, not listed. */
 const MAX_LISTED_DIAGNOSTICS = 500;
@@ -50,6 +49,9 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
   const header = loaded.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
   return {
+    format: 'xcsh',
+    encoding: 'jsonl',
+    state: null,
     fileName: path.split(/[\\/]/).pop() ?? path,
     filePath: path,
     title: str(header?.title) ?? stats.title,

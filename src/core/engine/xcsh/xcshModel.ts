@@ -1,0 +1,131 @@
+// The session model of an xcsh / pi / oh-my-pi file (src/core/engine/model.ts): the loaded
+// document, its tree index and totals, answered in windows. Growth is read incrementally (only
+// the appended tail is parsed and indexed, src/core/formats/xcsh/tail.ts), with a full reload
+// whenever the file changed in any other way.
+import { BlobStore, defaultBlobDir, describeBlobProblem, resolveImageData } from '../../formats/xcsh/blobs';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
+import { english, type Translate } from '../../l10n';
+import type { ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
+import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
+import { ContextWindows } from './contextWindows';
+import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
+import { layoutTree, rowOfEntry, selectLeafIn, treeRows, type FlatTree, type TreeLayout } from './treeRows';
+
+export class XcshModel implements SessionModel {
+  readonly format = 'xcsh' as const;
+  #snap: SessionSnapshot;
+  #windows: ContextWindows;
+  #revision: number;
+  /** The rows of the last filter and search (selection-independent), and the last selection laid over them. */
+  #treeCache: { key: string; layout: TreeLayout; leafId?: string | null; flat?: FlatTree } | undefined;
+  readonly #l10nT: Translate;
+
+  private constructor(
+    readonly path: string,
+    private readonly doc: SessionDocument,
+    private readonly blobs: BlobStore,
+    l10nT: Translate,
+  ) {
+    this.#l10nT = l10nT;
+    this.#revision = 1;
+    this.#snap = snapshotOfDocument(path, doc, blobs, this.#revision, performance.now());
+    this.#windows = new ContextWindows(this.#snap);
+  }
+
+  static async open(path: string, opts: ModelOptions = {}): Promise<XcshModel> {
+    // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
+    // missing blob shows its placeholder where it is used.
+    const doc = await openSessionDocument(path);
+    return new XcshModel(path, doc, new BlobStore(opts.blobDir || defaultBlobDir()), opts.l10nT ?? english);
+  }
+
+  /** The document behind the model (for the xcsh-only write commands and the CLI). */
+  get document(): SessionDocument {
+    return this.doc;
+  }
+
+  get snapshot(): SessionSnapshot {
+    return this.#snap;
+  }
+
+  async summary(): Promise<SessionSummary> {
+    return this.#snap.summary;
+  }
+
+  async has(nodeId: string): Promise<boolean> {
+    return this.#snap.index.has(nodeId);
+  }
+
+  async defaultLeaf(): Promise<string | null> {
+    return this.#snap.index.defaultLeafId;
+  }
+
+  #flat(filter: TreeFilter, search: string, leafId: string | null): FlatTree {
+    const index = this.#snap.index;
+    const key = `${this.#snap.revision}\0${filter}\0${search}`;
+    if (this.#treeCache?.key !== key) this.#treeCache = { key, layout: layoutTree(index, filter, search) };
+    const cache = this.#treeCache;
+    if (cache.flat === undefined || cache.leafId !== leafId) {
+      cache.flat = selectLeafIn(index, cache.layout, leafId);
+      cache.leafId = leafId;
+    }
+    return cache.flat;
+  }
+
+  async tree(p: TreeParams): Promise<TreeResult> {
+    const index = this.#snap.index;
+    const leaf = this.#windows.resolveLeaf(p.leafId);
+    const flat = this.#flat(p.filter, p.search, leaf);
+    const leafPos = leaf === null ? -1 : index.indexOf(leaf);
+    return {
+      total: flat.ids.length,
+      hidden: flat.hidden,
+      selectedIndex: flat.selectedIndex,
+      leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
+      focusIndex: p.focusEntryId !== null && index.has(p.focusEntryId) ? rowOfEntry(index, flat, p.focusEntryId) : null,
+      rows: treeRows(index, flat, p.start, p.count),
+    };
+  }
+
+  async context(leafId: string | null): Promise<ContextInfo> {
+    return this.#windows.context(leafId);
+  }
+
+  async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
+    return this.#windows.messages(leafId, start, count);
+  }
+
+  async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
+    return this.#windows.cutEntries(leafId, start, count);
+  }
+
+  async locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {
+    return this.#windows.locate(leafId, entryId);
+  }
+
+  async image(entryId: string, blockIndex: number): Promise<ImageResult> {
+    const t = this.#l10nT;
+    const img = this.#windows.imageData(entryId, blockIndex);
+    // The webview shows these messages in place of the image.
+    if (!img) return { kind: 'error', message: t('no image at this place in the entry') };
+    const r = await resolveImageData(img.data, this.blobs);
+    if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
+    if (r.kind === 'invalid') return { kind: 'error', message: t('invalid blob reference {0}', r.ref.slice(0, 80)) };
+    if (r.kind === 'bad') return { kind: 'error', message: t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, t)) };
+    const mime = inertImageMime(img.mimeType);
+    if (!mime) return { kind: 'error', message: t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
+    return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
+  }
+
+  async refresh(): Promise<RefreshOutcome> {
+    const r = await refreshSessionDocument(this.doc);
+    if (r.kind !== 'unchanged') {
+      this.#snap = snapshotOfDocument(this.path, this.doc, this.blobs, ++this.#revision, performance.now());
+      this.#windows = new ContextWindows(this.#snap);
+      this.#treeCache = undefined;
+    }
+    return { kind: r.kind, summary: this.#snap.summary };
+  }
+
+  dispose(): void {}
+}
