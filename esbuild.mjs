@@ -53,6 +53,8 @@ const builds = [
   { ...node, ...nodeBundleOptions({ shebang: true }), entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   // The thread the extension reads and holds sessions in (src/core/engine/worker/).
   { ...node, entryPoints: ['src/core/engine/worker/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
+  // The search index's worker thread (src/extension/search/indexClient.ts starts it beside dist/extension.js).
+  { ...node, entryPoints: ['src/core/search/indexWorker.ts'], outfile: 'dist/searchWorker.js' },
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },

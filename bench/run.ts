@@ -22,6 +22,7 @@ interface Measure {
   messages?: number;
 }
 
+// `npm run bench -- --search [--sessions N] [--mb M]` measures the search index instead (bench/search.ts).
 // `BENCH_SIZES=100000 npm run bench` (or `npm run bench -- --sizes 100000`) measures only some sizes.
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = (sizesArg !== -1 ? process.argv[sizesArg + 1]! : (process.env.BENCH_SIZES ?? '10000,100000,1000000')).split(',').map(Number);
@@ -191,7 +192,15 @@ async function main(): Promise<void> {
   console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');
 }
 
-main().catch((err: unknown) => {
+// `npm run bench -- --search`: the search index's figures instead (bench/search.ts).
+async function entry(): Promise<void> {
+  if (!process.argv.includes('--search')) return main();
+  rmSync(dir, { recursive: true, force: true });
+  const { searchBench } = (await import(join(__dirname, 'search.ts'))) as { searchBench: () => Promise<void> };
+  await searchBench();
+}
+
+entry().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });

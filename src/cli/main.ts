@@ -1,6 +1,7 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
 // `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
+import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
 import { CliError, processIo, UsageError, type Io } from './util';
@@ -12,6 +13,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   tree: treeCommand,
   ls: lsCommand,
   doctor: doctorCommand,
+  search: searchCommand,
+  history: historyCommand,
   migrate: migrateCommand,
   relabel: relabelCommand,
   title: titleCommand,
@@ -33,6 +36,11 @@ ${READ.ls}
     sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
 ${READ.doctor}
     diagnostics; exit 0 when clean, 1 when there are findings
+${FIND.search}
+    full-text search across every session (an index kept in ~/.cache/session-loom, built on first use)
+    ${QUERY_HELP.replace(/\n/g, '\n    ')}
+${FIND.history}
+    the agent's prompt history (~/.xcsh/agent/history.db), newest first, read-only
 ${WRITE.migrate}
     rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
 ${WRITE.relabel}

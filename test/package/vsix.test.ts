@@ -43,6 +43,8 @@ describe('VSIX contents (vsce ls)', () => {
     'dist/cli.js',
     // The thread sessions are read and held in (issue 11), started beside dist/extension.js.
     'dist/modelWorker.js',
+    // The search index's worker thread (issue 12), started beside dist/extension.js.
+    'dist/searchWorker.js',
     // The SQLite WASM binary the dsh store reader loads from beside the bundles.
     'dist/sqlite3.wasm',
     'dist/codicons/codicon.css',

@@ -222,6 +222,11 @@ export interface VisibleTree {
 export interface VisibleOptions {
   filter: TreeFilterMode;
   tokens: readonly string[];
+  /**
+   * The entries a search matched, as the search index found them (its query language is more than
+   * AND-ed substrings): when given, these decide what the search shows and `tokens` only highlight.
+   */
+  matchIds?: ReadonlySet<string>;
 }
 
 /**
@@ -295,7 +300,9 @@ export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: st
     const anchor = stackAnchor.pop()!;
     const e = entries[i]!;
     const label = index.labels.get(e.id);
-    const visible = passesFilter(e, opts.filter, label, i === leafPos) && (opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
+    const visible =
+      passesFilter(e, opts.filter, label, i === leafPos) &&
+      (opts.matchIds ? opts.matchIds.has(e.id) : opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
     let below = anchor;
     if (visible) {
       if (anchor === -1) {

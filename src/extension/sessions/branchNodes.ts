@@ -12,6 +12,8 @@ export interface BranchHost {
   filter(): TreeFilterMode;
   /** The search tokens a session's branch tree is narrowed to (none when it is not). */
   branchTokensOf(file: string): readonly string[];
+  /** The entries the search index matched in a session (they narrow its tree instead of the tokens). */
+  branchIdsOf?(file: string): ReadonlySet<string> | undefined;
 }
 
 export class BranchNodes {
@@ -25,10 +27,11 @@ export class BranchNodes {
     const doc = loaded ?? this.host.docs.peek(file);
     if (!doc) return undefined;
     const tokens = this.host.branchTokensOf(file);
-    const key = this.treeKey(tokens);
+    const matchIds = this.host.branchIdsOf?.(file);
+    const key = this.treeKey(tokens, matchIds);
     const hit = this.visible.get(file);
     if (hit && hit.stamp === doc.stamp && hit.key === key) return hit.tree;
-    const tree = computeVisibleTree(doc.source, { filter: this.host.filter(), tokens });
+    const tree = computeVisibleTree(doc.source, { filter: this.host.filter(), tokens, ...(matchIds ? { matchIds } : {}) });
     this.visible.set(file, { stamp: doc.stamp, key, tree });
     return tree;
   }
@@ -39,8 +42,8 @@ export class BranchNodes {
   }
 
   /** Keeps a visible tree computed elsewhere (by the search) for these tokens. */
-  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree): void {
-    this.visible.set(file, { stamp, key: this.treeKey(tokens), tree });
+  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree, matchIds?: ReadonlySet<string>): void {
+    this.visible.set(file, { stamp, key: this.treeKey(tokens, matchIds), tree });
   }
 
   forgetTree(file: string): void {
@@ -121,7 +124,19 @@ export class BranchNodes {
     return e;
   }
 
-  private treeKey(tokens: readonly string[]): string {
-    return `${this.host.filter()}\n${tokens.join(' ')}`;
+  private treeKey(tokens: readonly string[], matchIds?: ReadonlySet<string>): string {
+    return `${this.host.filter()}\n${tokens.join(' ')}\n${matchIds ? idSetKey(matchIds) : ''}`;
   }
+}
+
+const setKeys = new WeakMap<ReadonlySet<string>, string>();
+let nextSetKey = 1;
+/** A key per id set object (a new search makes new sets): memoised trees follow the search. */
+function idSetKey(ids: ReadonlySet<string>): string {
+  let k = setKeys.get(ids);
+  if (!k) {
+    k = `ids${nextSetKey++}`;
+    setKeys.set(ids, k);
+  }
+  return k;
 }

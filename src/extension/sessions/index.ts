@@ -1,6 +1,8 @@
 // Registers the Sessions view and its commands; returns what tests reach through the
 // extension's exports (the provider, the tree view and the injectable prompts).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { SearchIndexClient } from '../search/indexClient';
 import { prompts, type Prompts } from '../commands/prompts';
 import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
@@ -14,7 +16,9 @@ export interface SessionsViewApi {
 }
 
 export function registerSessionsView(context: vscode.ExtensionContext): SessionsViewApi {
-  const provider = new SessionsTreeProvider();
+  // One search index per window, in the extension's global storage (a cache: deleting it loses nothing).
+  const index = new SearchIndexClient(path.join(context.globalStorageUri.fsPath, 'search'));
+  const provider = new SessionsTreeProvider(index);
   const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
     treeDataProvider: provider,
     showCollapseAll: true,
@@ -25,6 +29,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
   void vscode.commands.executeCommand('setContext', 'sessionLoom.searchActive', false);
   void vscode.commands.executeCommand('setContext', 'sessionLoom.searching', false);
   context.subscriptions.push(
+    { dispose: () => index.dispose() },
     provider,
     treeView,
     provider.attach(treeView),

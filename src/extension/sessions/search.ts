@@ -1,9 +1,12 @@
-// The Sessions view's search across sessions: when a query is set, every session under the roots
-// is read (through the documents cache, which reads incrementally) one after the other, with a
-// yield between files, under a cancellable progress in the view. The matching itself is pure
-// (src/core/discovery/sessionSearch.ts). Stopping keeps what was found so far. The documents cache has no
-// bound, so what the scan loaded only to look at is released again: at once when it does not
-// match, beyond the first MAX_KEPT results, and for the rest when the search is cleared.
+// The Sessions view's search across sessions. With the search index (issue 12): the index's
+// worker brings itself up to date (reading only what changed; the first build shows a
+// cancellable notification) and answers the query — which sessions match, ranked, with their
+// counts — and the first MAX_KEPT matching sessions are loaded to open on their matching entries
+// (the entries the index found narrow their branch trees). Without the index (another window
+// owns it, the worker failed), every session is read one after the other as before, with the
+// old AND-ed substring matching (src/core/discovery/sessionSearch.ts). Stopping keeps what was
+// found so far. The documents cache has no bound, so what the search loaded only to look at is
+// released again: beyond the first MAX_KEPT results, and for the rest when the search is cleared.
 import * as vscode from 'vscode';
 import {
   branchTokens,
@@ -15,8 +18,11 @@ import {
   type SessionSearchHit,
   type SearchStatus,
 } from '../../core/discovery/sessionSearch';
-import { tokenizeSearch, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
+import { parseSearchQuery } from '../../core/search/queryLanguage';
+import { computeVisibleTree, tokenizeSearch, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
+import type { SearchIndexClient } from '../search/indexClient';
 import type { SessionMeta } from './catalog';
+import { prompts } from '../commands/prompts';
 import type { SessionDocuments } from './documents';
 
 /** Matching sessions whose documents a search keeps loaded (and so shows expanded). */
@@ -31,8 +37,12 @@ export interface SearchHost {
   readonly viewId: string;
   /** The sessions listed in the view, in display order (listing the roots first if needed). */
   sessions(): Promise<SessionMeta[]>;
+  /** The search index (absent: every search scans the files). */
+  readonly index?: SearchIndexClient | undefined;
+  /** The sessions roots of the listing. */
+  roots(): readonly string[];
   /** Keeps the visible tree a search computed, so showing the result does not compute it again. */
-  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree): void;
+  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree, matchIds?: ReadonlySet<string>): void;
   forgetTree(file: string): void;
   /** The user expanded this session's row outside a search (its document is worth keeping). */
   isUserExpanded(file: string): boolean;
@@ -41,12 +51,21 @@ export interface SearchHost {
 }
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+const EMPTY: ReadonlySet<string> = new Set();
 
 export class SessionSearch implements vscode.Disposable {
   query = '';
   tokens: string[] = [];
   status: SearchStatus | undefined;
   private readonly hits = new Map<string, SessionSearchHit>();
+  /** The entries the index matched, per session (absent: the tokens match, as in a scan). */
+  private readonly ids = new Map<string, ReadonlySet<string>>();
+  /** Rank of each matching session (0 = best), from the index. */
+  private readonly ranks = new Map<string, number>();
+  /** Whether the last search used the index (else it scanned every file). */
+  usedIndex = false;
+  /** The index was opened by a search: from then on the watcher's changes keep it current. */
+  private indexOpened = false;
   private gen = 0;
   private cancel: vscode.CancellationTokenSource | undefined;
   /** Files this search loaded (they were not in the cache before) and kept as results. */
@@ -72,7 +91,10 @@ export class SessionSearch implements vscode.Disposable {
   /** Sets the query (empty clears) and scans; resolves when the scan ends or is superseded. */
   async start(query: string): Promise<void> {
     this.query = query.trim();
-    this.tokens = tokenizeSearch(this.query);
+    // The words to highlight (and, without the index, to match): the query's words and phrases, not its filters.
+    const q = parseSearchQuery(this.query);
+    const words = [...q.words, ...q.prefixes, ...q.phrases.flat()];
+    this.tokens = this.query === '' ? [] : words.length > 0 ? [...new Set(words)] : tokenizeSearch(this.query);
     await this.rescan();
   }
 
@@ -81,11 +103,13 @@ export class SessionSearch implements vscode.Disposable {
     this.cancel?.cancel();
   }
 
-  /** Scans again with the same query (the filter or the roots changed). */
+  /** Searches again with the same query (the filter or the roots changed). */
   async rescan(): Promise<void> {
     const gen = ++this.gen;
     this.cancel?.cancel();
     this.hits.clear();
+    this.ids.clear();
+    this.ranks.clear();
     this.releaseKept();
     if (!this.active) {
       this.status = undefined;
@@ -105,6 +129,8 @@ export class SessionSearch implements vscode.Disposable {
         try {
           const metas = scanOrder(await this.host.sessions());
           status.total = metas.length;
+          if (cts.token.isCancellationRequested || gen !== this.gen) return;
+          if (await this.searchIndexed(metas, status, cts, gen)) return;
           for (const meta of metas) {
             if (cts.token.isCancellationRequested || gen !== this.gen) break;
             if (await this.searchOne(meta, gen)) status.matched++;
@@ -128,9 +154,135 @@ export class SessionSearch implements vscode.Disposable {
     }
   }
 
+  /**
+   * The search through the index. False when there is no index to use (the caller scans the
+   * files instead); true when it answered or the user stopped it.
+   */
+  private async searchIndexed(metas: SessionMeta[], status: SearchStatus, cts: vscode.CancellationTokenSource, gen: number): Promise<boolean> {
+    const index = this.host.index;
+    if (!index) return false;
+    const roots = this.host.roots();
+    const ac = new AbortController();
+    const sub = cts.token.onCancellationRequested(() => ac.abort());
+    try {
+      const fresh = await index.open(roots);
+      this.indexOpened = true;
+      const onProgress = (p: { done: number; total: number }): void => {
+        status.scanned = Math.min(p.done, status.total);
+        this.scheduleRedraw();
+      };
+      const run = index.update(roots, onProgress, ac.signal);
+      if (fresh) {
+        // The first build reads every session once: say so where it shows, and let it be stopped.
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Building the search index'), cancellable: true }, async (progress, token) => {
+          const stop = token.onCancellationRequested(() => cts.cancel());
+          let last = 0;
+          const timer = setInterval(() => {
+            const pct = status.total > 0 ? Math.floor((status.scanned / status.total) * 100) : 0;
+            progress.report({ increment: pct - last, message: vscode.l10n.t('{0} of {1} sessions', status.scanned, status.total) });
+            last = pct;
+          }, 250);
+          try {
+            await run;
+          } finally {
+            clearInterval(timer);
+            stop.dispose();
+          }
+        });
+      } else await run;
+      if (cts.token.isCancellationRequested || gen !== this.gen) return true;
+      const out = await index.search(roots, this.query);
+      if (gen !== this.gen) return true;
+      this.usedIndex = true;
+      for (const p of out.results.problems) prompts.info(vscode.l10n.t('Search: {0}', p));
+      const inView = new Map(metas.map((m) => [m.file, m]));
+      const matched = out.results.sessions.filter((s) => inView.has(s.file));
+      matched.forEach((s, i) => {
+        this.ranks.set(s.file, i);
+        this.hits.set(s.file, { entryMatches: s.matches, titleMatch: s.titleMatch });
+      });
+      status.scanned = status.total;
+      status.matched = matched.length;
+      this.host.redraw();
+      // The best results open on their matching entries: their documents are loaded, their trees narrowed to the index's matches.
+      const top = matched.filter((s) => s.matches > 0).slice(0, MAX_KEPT).map((s) => s.file);
+      const ids = top.length > 0 ? await index.matchIds(roots, this.query, top) : {};
+      if (gen !== this.gen) return true;
+      for (const file of top) {
+        if (cts.token.isCancellationRequested || gen !== this.gen) break;
+        const set = new Set(ids[file] ?? []);
+        this.ids.set(file, set);
+        await this.keepMatched(file, set, gen);
+      }
+      return true;
+    } catch (e) {
+      if (cts.token.isCancellationRequested || gen !== this.gen) return true;
+      // No index for this window (another one owns it, the worker failed): scan instead.
+      console.warn(`Session Loom: searching without the index: ${e instanceof Error ? e.message : String(e)}`);
+      this.usedIndex = false;
+      return false;
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  /** Loads a matching session and keeps its narrowed tree; its count becomes what its tree shows. */
+  private async keepMatched(file: string, ids: ReadonlySet<string>, gen: number): Promise<void> {
+    const known = this.host.docs.isKnown(file);
+    try {
+      const doc = await this.host.docs.get(file);
+      if (gen !== this.gen) {
+        if (!known && !this.kept.has(file)) this.release(file);
+        return;
+      }
+      if (!known) this.kept.add(file);
+      const tree = computeVisibleTree(doc.source, { filter: this.host.filter(), tokens: this.tokens, matchIds: ids });
+      this.host.rememberTree(file, doc.stamp, this.tokens, tree, ids);
+      const hit = this.hits.get(file);
+      if (hit && tree.parent.size > 0) hit.entryMatches = tree.parent.size;
+      this.scheduleRedraw();
+    } catch {
+      // Unreadable right now: the index's count stays.
+    }
+  }
+
+  /** Session files changed on disk: the index picks them up (reading only what was appended). */
+  filesChanged(files: readonly string[]): void {
+    const index = this.host.index;
+    // (No worker is started for a user who never searched.)
+    if (!index || !this.indexOpened || files.length === 0) return;
+    index.updateFiles(this.host.roots(), files).catch(() => undefined);
+  }
+
   /** Files changed on disk during a search: look at them again (new files too). */
   async update(metas: readonly SessionMeta[]): Promise<void> {
     if (!this.active) return;
+    if (this.usedIndex && this.host.index) {
+      const index = this.host.index;
+      const gen = this.gen;
+      try {
+        const roots = this.host.roots();
+        await index.updateFiles(roots, metas.map((m) => m.file));
+        const out = await index.search(roots, this.query);
+        if (gen !== this.gen) return;
+        const byFile = new Map(out.results.sessions.map((s, i) => [s.file, { s, i }]));
+        for (const meta of metas) {
+          const before = isSearchMatch(this.hits.get(meta.file));
+          const found = byFile.get(meta.file);
+          if (found) {
+            this.hits.set(meta.file, { entryMatches: found.s.matches, titleMatch: found.s.titleMatch });
+            this.ranks.set(meta.file, found.i);
+            if (this.ids.has(meta.file)) this.ids.set(meta.file, new Set((await index.matchIds(roots, this.query, [meta.file]))[meta.file] ?? []));
+          } else this.hits.delete(meta.file);
+          const now = isSearchMatch(this.hits.get(meta.file));
+          if (this.status && before !== now) this.status.matched += now ? 1 : -1;
+        }
+      } catch {
+        // the next search tries again
+      }
+      this.host.redraw();
+      return;
+    }
     const gen = this.gen;
     for (const meta of metas) {
       if (gen !== this.gen) return;
@@ -153,6 +305,31 @@ export class SessionSearch implements vscode.Disposable {
   /** The tokens a session's branch tree applies now (none without a search). */
   branchTokensOf(file: string): readonly string[] {
     return this.active ? branchTokens(this.hits.get(file), this.tokens) : [];
+  }
+
+  /**
+   * The entries the index matched in a session, which narrow its branch tree; undefined when the
+   * tokens do (a scan), or the whole tree shows (a title match). Fetched on first need.
+   */
+  branchIdsOf(file: string): ReadonlySet<string> | undefined {
+    if (!this.active || !this.usedIndex) return undefined;
+    const hit = this.hits.get(file);
+    if (!hit || hit.entryMatches === 0) return undefined;
+    return this.ids.get(file) ?? EMPTY;
+  }
+
+  /** Loads the index's matches of a session the search did not open (the user expands it). */
+  async ensureIds(file: string): Promise<void> {
+    const index = this.host.index;
+    if (!this.active || !this.usedIndex || !index || this.ids.has(file) || (this.hits.get(file)?.entryMatches ?? 0) === 0) return;
+    const gen = this.gen;
+    const ids = await index.matchIds(this.host.roots(), this.query, [file]).catch(() => ({}) as Record<string, string[]>);
+    if (gen === this.gen) this.ids.set(file, new Set(ids[file] ?? []));
+  }
+
+  /** The rank of a matching session (lower first); undefined outside an indexed search. */
+  rankOf(file: string): number | undefined {
+    return this.active && this.usedIndex ? this.ranks.get(file) : undefined;
   }
 
   /** Looks at one session; true when it matches. */

@@ -22,6 +22,11 @@ export class SearchMode {
   /** The projects with matching sessions, or one row saying why none. */
   topLevel(projects: ProjectNode[]): LoomNode[] {
     const shown = projects.filter((p) => p.info.sessions.some((m) => this.search.shows(m)));
+    if (this.search.usedIndex) {
+      // Ranked: the project holding the best result first.
+      const best = (p: ProjectNode): number => Math.min(...p.info.sessions.map((m) => this.search.rankOf(m.file) ?? Infinity));
+      shown.sort((a, b) => best(a) - best(b));
+    }
     if (shown.length > 0 || !this.search.status) return shown;
     this.notice.text = searchEmptyText(this.search.status, vscode.l10n.t);
     this.notice.icon = this.search.running ? 'loading~spin' : 'search-stop';

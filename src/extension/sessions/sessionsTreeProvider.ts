@@ -17,6 +17,7 @@ import { renderItem } from './items';
 import { DiagnosticNode, InfoNode, type EntryNode, type LoomNode, type NoticeNode, type ProjectNode, type SessionNode } from './nodes';
 import { ProjectListing } from './projectListing';
 import { SessionSearch } from './search';
+import type { SearchIndexClient } from '../search/indexClient';
 import { SearchMode } from './searchMode';
 import { COUNT_READ_LIMIT, messageCountOf, MessageCounts } from './messageCounts';
 import { dshMessageCount, DshStatsCache } from './dshStats';
@@ -55,18 +56,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   private readonly watcher = new SessionsWatcher((files) => this.applyChanges(files));
   readonly clock: RowClock<SessionNode>;
 
-  constructor() {
+  /** `index`: the search index's client (absent: searches scan every file). */
+  constructor(readonly index?: SearchIndexClient) {
     this.branches = new BranchNodes({
       docs: this.docs,
       filter: () => this.filter,
       branchTokensOf: (file) => this.search.branchTokensOf(file),
+      branchIdsOf: (file) => this.search.branchIdsOf(file),
     });
     this.search = new SessionSearch({
       docs: this.docs,
+      index,
+      roots: () => this.listing.roots,
       filter: () => this.filter,
       viewId: SessionsTreeProvider.viewId,
       sessions: async () => (await this.listing.scan()).flatMap((p) => p.info.sessions),
-      rememberTree: (file, stamp, tokens, tree) => this.branches.rememberTree(file, stamp, tokens, tree),
+      rememberTree: (file, stamp, tokens, tree, ids) => this.branches.rememberTree(file, stamp, tokens, tree, ids),
       forgetTree: (file) => this.branches.forgetTree(file),
       isUserExpanded: (file) => this.expanded.has(file),
       redraw: () => {
@@ -158,7 +163,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     if (!node) return this.topLevel();
     switch (node.kind) {
       case 'project':
-        return node.info.sessions.filter((m) => this.search.shows(m)).map((m) => this.listing.sessionNode(m, node));
+        return this.rankedSessions(node.info.sessions).map((m) => this.listing.sessionNode(m, node));
       case 'session':
         return this.sessionChildren(node);
       case 'run':
@@ -168,6 +173,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       default:
         return [];
     }
+  }
+
+  /** The sessions a project shows: during an indexed search only the matching ones, best ranked first. */
+  private rankedSessions(sessions: readonly SessionMeta[]): SessionMeta[] {
+    const shown = sessions.filter((m) => this.search.shows(m));
+    const rank = (m: SessionMeta): number => this.search.rankOf(m.file) ?? Math.min(...m.subagents.map((s) => this.search.rankOf(s.file) ?? Infinity));
+    return this.search.usedIndex && this.search.active ? shown.sort((a, b) => rank(a) - rank(b)) : shown;
   }
 
   getParent(node: LoomNode): LoomNode | undefined {
@@ -238,6 +250,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     if (session.meta.format === 'dsh') return out;
     // Shown only for a matching subagent session: its own entries do not match, so stay unread.
     if (this.searchMode.hidesEntriesOf(session.file)) return out;
+    await this.search.ensureIds(session.file);
     let doc: SessionDoc;
     try {
       doc = await this.docs.get(session.file);
@@ -324,6 +337,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       this.listing.invalidate();
       return;
     }
+    this.search.filesChanged(files);
     const projectsToRelist = new Set<ProjectNode>();
     const searchAgain: SessionMeta[] = [];
     let rescan = false;

@@ -22,6 +22,7 @@ export async function run(): Promise<void> {
   await import('./viewMenus.test.js');
   await import('./viewNumbers.test.js');
   await import('./polish.test.js');
+  await import('./searchHistory.test.js');
   await import('./dsh.test.js');
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {

@@ -1,0 +1,101 @@
+// One measurement of the search benchmark in a fresh process (bench/search.ts bundles and runs
+// it with plain `node`): `baseline` (read + split + JSON.parse every line of every session),
+// `build` (the first full index build), `query` (open the built index, run each query
+// `reps` times) or `append` (a session grows by 100 entries; the index picks it up).
+import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SessionSearchIndex } from '../src/core/search/searchIndex';
+
+const [mode, root, indexPath, arg] = process.argv.slice(2);
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) out.push(...files(p));
+    else if (d.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const out: Record<string, unknown> = { mode };
+  if (mode === 'baseline') {
+    const t = performance.now();
+    let records = 0;
+    for (const f of files(root!)) {
+      const buf = readFileSync(f);
+      for (let s = 0; s < buf.length; ) {
+        let e = buf.indexOf(10, s);
+        if (e === -1) e = buf.length;
+        if (e > s) {
+          JSON.parse(buf.toString('utf8', s, e));
+          records++;
+        }
+        s = e + 1;
+      }
+    }
+    out.ms = performance.now() - t;
+    out.records = records;
+  } else if (mode === 'build') {
+    const t = performance.now();
+    const idx = await SessionSearchIndex.open(indexPath!);
+    const st = await idx.update([root!]);
+    out.ms = performance.now() - t;
+    out.stats = st;
+    out.info = idx.info();
+    idx.close();
+    out.fileBytes = statSync(indexPath!).size;
+  } else if (mode === 'query') {
+    const queries = JSON.parse(arg!) as string[];
+    const idx = await SessionSearchIndex.open(indexPath!);
+    await idx.search('warmup');
+    const times: { q: string; ms: number[]; sessions: number; rows: number }[] = [];
+    for (const q of queries) {
+      const ms: number[] = [];
+      let sessions = 0;
+      let rows = 0;
+      for (let r = 0; r < 5; r++) {
+        // A first page of results: the ranked sessions, and the best 3 entries (with snippets) of the first 10.
+        const o = await idx.search(q, { entriesPerSession: 3, detailedSessions: 10 });
+        ms.push(o.ms);
+        sessions = o.results.sessions.length;
+        rows = o.results.rows;
+      }
+      times.push({ q, ms, sessions, rows });
+    }
+    idx.close();
+    out.times = times;
+  } else if (mode === 'append') {
+    // `arg`: the session file that grows; its last 100 lines are appended again with new ids.
+    const file = arg!;
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const idx = await SessionSearchIndex.open(indexPath!);
+    await idx.update([root!]);
+    const ms: number[] = [];
+    let parent = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+    for (let rep = 0; rep < 5; rep++) {
+      const chunk: string[] = [];
+      for (const l of lines.slice(-100)) {
+        const v = JSON.parse(l) as Record<string, unknown>;
+        const id = `${rep}${Math.random().toString(16).slice(2, 9)}`;
+        chunk.push(JSON.stringify({ ...v, id, parentId: parent }));
+        parent = id;
+      }
+      appendFileSync(file, chunk.join('\n') + '\n');
+      const t = performance.now();
+      const st = await idx.updateFiles([file]);
+      ms.push(performance.now() - t);
+      if (st.appended !== 1 || st.rows !== 100) throw new Error(`expected a tail of 100 entries, got ${JSON.stringify(st)}`);
+    }
+    idx.close();
+    out.ms = ms;
+  }
+  out.peakRssMB = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(String((e as Error).stack ?? e) + '\n');
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+// `session-loom search` (the full-text index over every session) and `session-loom history`
+// (the agents' prompt history database). Both read only: the index is a cache of ours in a cache
+// directory, the history database is opened as a lock-free snapshot.
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defaultSessionRoots } from '../../core/discovery/discovery';
+import { defaultHistoryPaths, describeHistoryError, HistoryError, openPromptHistory } from '../../core/history/promptHistory';
+import { locatePrompt } from '../../core/history/promptSessions';
+import { indexPathFor } from '../../core/search/indexDb';
+import { IndexLockedError } from '../../core/search/indexLock';
+import { SessionSearchIndex } from '../../core/search/searchIndex';
+import { hasPositiveTerms } from '../../core/search/queryLanguage';
+import { markSnippet } from '../../core/search/snippet';
+import { escapeForTerminal } from '../terminalText';
+import { CliError, parse, UsageError, writeJson, type Io } from '../util';
+
+export const USAGE = {
+  search: 'usage: session-loom search <query> [--root <dir>]... [--index <dir>] [--limit N] [--json] [--pretty]',
+  history: 'usage: session-loom history [--db <path>] [--search <query>] [--cwd <dir>] [--limit N] [--locate] [--root <dir>]... [--json] [--pretty]',
+};
+
+export const QUERY_HELP = `query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude,
+       role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01`;
+
+/** The cache folder the CLI keeps its search index in: $XDG_CACHE_HOME/session-loom, else ~/.cache/session-loom. */
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'session-loom');
+}
+
+async function requireDirs(dirs: readonly string[]): Promise<void> {
+  for (const d of dirs) {
+    const st = await stat(d).catch(() => null);
+    if (!st) throw new CliError('no such directory', d, 0);
+    if (!st.isDirectory()) throw new CliError('not a directory', d, 0);
+  }
+}
+
+function limitOf(v: string | boolean | undefined, usage: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < 1) throw new UsageError(`--limit expects a positive whole number\n${usage}`);
+  return n;
+}
+
+export async function searchCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    { root: { type: 'string', multiple: true }, index: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, pretty: { type: 'boolean' } },
+    USAGE.search,
+  );
+  if (values.help) {
+    io.out(`${USAGE.search}\n${QUERY_HELP}\n`);
+    return 0;
+  }
+  const query = positionals.join(' ').trim();
+  if (query === '') throw new UsageError(`missing <query>\n${USAGE.search}`);
+  const rootOpt = (values.root as unknown as string[] | undefined)?.map((r) => resolve(r));
+  if (rootOpt) await requireDirs(rootOpt);
+  const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
+  const limit = limitOf(values.limit, USAGE.search, 20);
+  const indexPath = typeof values.index === 'string' ? join(resolve(values.index), 'index.db') : indexPathFor(cliCacheDir(), roots);
+  let index: SessionSearchIndex;
+  try {
+    index = await SessionSearchIndex.open(indexPath);
+  } catch (e) {
+    if (e instanceof IndexLockedError) throw new CliError(`${e.message}; try again when it is done`, null, 0);
+    throw e;
+  }
+  try {
+    const fresh = index.fresh;
+    if (fresh) io.err(`building the search index in ${escapeForTerminal(indexPath)} (first use)…\n`);
+    const upd = await index.update(roots);
+    if (fresh) io.err(`indexed ${upd.files} sessions (${upd.rows} entries) in ${(upd.ms / 1000).toFixed(1)} s\n`);
+    const out = await index.search(query, { entriesPerSession: 3, detailedSessions: limit });
+    for (const p of out.results.problems) io.err(`session-loom: ${escapeForTerminal(p)}\n`);
+    // Only filters, or only exclusions: nothing the index can look up.
+    if (!hasPositiveTerms(out.query)) return 2;
+    const sessions = out.results.sessions.slice(0, limit).map((s) => ({
+      file: s.file,
+      cwd: s.cwd,
+      title: s.title,
+      matches: s.matches,
+      titleMatch: s.titleMatch,
+      entries: (out.entries[s.file] ?? []).map((e) => ({ entryId: e.entryId || null, time: e.time === null ? null : new Date(e.time).toISOString(), snippet: e.snippet.text, highlights: e.snippet.ranges })),
+    }));
+    if (values.json) {
+      writeJson(io, { query, sessions, totalSessions: out.results.sessions.length, matchingEntries: out.results.rows, approximate: out.results.approximate, ms: Math.round(out.ms * 10) / 10 }, values.pretty === true);
+      return 0;
+    }
+    if (sessions.length === 0) {
+      io.err(`no session matches ${escapeForTerminal(JSON.stringify(query))}\n`);
+      return 0;
+    }
+    for (const s of sessions) {
+      const what = s.matches > 0 ? `${s.matches} match${s.matches === 1 ? '' : 'es'}` : 'title matches';
+      io.out(`${escapeForTerminal(s.file)}  (${what}${s.cwd ? `, ${escapeForTerminal(s.cwd)}` : ''})\n`);
+      for (const e of out.entries[s.file] ?? []) io.out(`  ${e.entryId || '(title)'}  ${escapeForTerminal(markSnippet(e.snippet))}\n`);
+    }
+    const more = out.results.sessions.length - sessions.length;
+    io.err(`${out.results.sessions.length} session${out.results.sessions.length === 1 ? '' : 's'}${more > 0 ? ` (${more} more: --limit)` : ''}, ${out.results.rows} matching entries, ${out.ms.toFixed(1)} ms\n`);
+    return 0;
+  } finally {
+    index.close();
+  }
+}
+
+export async function historyCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(
+    argv,
+    {
+      db: { type: 'string' },
+      search: { type: 'string' },
+      cwd: { type: 'string' },
+      limit: { type: 'string' },
+      locate: { type: 'boolean' },
+      root: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      pretty: { type: 'boolean' },
+    },
+    USAGE.history,
+  );
+  if (values.help) {
+    io.out(`${USAGE.history}\n  --search: words, each a prefix, through the database's own FTS5 index (ranked)\n  --locate: also find the session and entry where each prompt was sent\n`);
+    return 0;
+  }
+  const path = typeof values.db === 'string' ? resolve(values.db) : defaultHistoryPaths()[0]!;
+  const limit = limitOf(values.limit, USAGE.history, 50);
+  let history;
+  try {
+    history = await openPromptHistory(path);
+  } catch (e) {
+    if (e instanceof HistoryError) throw new CliError(describeHistoryError(e), null, 0);
+    throw e;
+  }
+  try {
+    const { entries, usedFts } = history.query({ ...(typeof values.search === 'string' ? { search: values.search } : {}), ...(typeof values.cwd === 'string' ? { cwd: resolve(values.cwd) } : {}), limit });
+    if (typeof values.search === 'string' && !usedFts) io.err(`${escapeForTerminal(path)}: no FTS5 index (history_fts) usable: searched by substring\n`);
+    const rootOpt = (values.root as unknown as string[] | undefined)?.map((r) => resolve(r));
+    const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
+    const rows = [];
+    for (const e of entries) {
+      const row: Record<string, unknown> = { id: e.id, prompt: e.prompt, createdAt: new Date(e.createdAt * 1000).toISOString(), cwd: e.cwd };
+      if (values.locate) {
+        const at = await locatePrompt(e, roots);
+        row.session = at ? { file: at.file, entryId: at.entryId } : null;
+      }
+      rows.push(row);
+    }
+    if (values.json) {
+      writeJson(io, { db: path, walFrames: history.walFrames, total: history.count(), entries: rows }, values.pretty === true);
+      return 0;
+    }
+    for (const r of rows) {
+      const where = r.session === undefined ? '' : r.session === null ? '  (no session holds it any more)' : `  → ${(r.session as { file: string; entryId: string }).file}#${(r.session as { entryId: string }).entryId}`;
+      io.out(`${String(r.createdAt).slice(0, 19).replace('T', ' ')}  ${escapeForTerminal(String(r.cwd ?? '-'))}  ${escapeForTerminal(String(r.prompt).replace(/\s+/g, ' ').slice(0, 200))}${escapeForTerminal(where)}\n`);
+    }
+    return 0;
+  } finally {
+    history.close();
+  }
+}

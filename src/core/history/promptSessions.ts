@@ -1,0 +1,80 @@
+// "Open in Session" for a prompt of the history: the session and the user message where it was
+// sent. The history keeps no session id, so the match is by project and time: the sessions of
+// the prompt's cwd (its project folders under the roots, every cwd encoding upstream uses) that
+// were alive around `created_at`, and in them the user message with the same text closest in time.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cwdDirNames } from '../formats/xcsh/cwd';
+import { loadSessionFile } from '../formats/xcsh/load';
+import { contentText } from '../formats/xcsh/stats';
+import { entryTime } from '../search/searchText';
+import type { ViewEntry } from '../tree/treeView';
+import type { HistoryEntry } from './promptHistory';
+
+export interface PromptLocation {
+  file: string;
+  entryId: string;
+  /** |message time − created_at| in seconds. */
+  offsetSeconds: number;
+}
+
+/** How far apart the history row and the session's user message may be. */
+const WINDOW_MS = 15 * 60_000;
+
+const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** Whether a user message's text is this prompt (the agent trims it; a long one may be cut on one side). */
+export function samePrompt(messageText: string, prompt: string): boolean {
+  const a = norm(messageText);
+  const b = norm(prompt);
+  if (a === '' || b === '') return false;
+  return a === b || (b.length >= 40 && (a.startsWith(b) || b.startsWith(a)));
+}
+
+/** The session files of a cwd's project folders that were written to around `atMs`. */
+async function candidateFiles(roots: readonly string[], cwd: string, atMs: number): Promise<string[]> {
+  const out: { file: string; distance: number }[] = [];
+  for (const root of roots) {
+    for (const dirName of new Set(cwdDirNames(cwd))) {
+      const dir = join(root, dirName);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const n of names) {
+        if (!n.endsWith('.jsonl')) continue;
+        const file = join(dir, n);
+        const st = await stat(file).catch(() => null);
+        if (!st?.isFile()) continue;
+        // Written to after the prompt was sent (the agent appends); a copied file's birth time says nothing.
+        if (st.mtimeMs < atMs - WINDOW_MS) continue;
+        out.push({ file, distance: Math.abs(st.mtimeMs - atMs) });
+      }
+    }
+  }
+  return out.sort((a, b) => a.distance - b.distance).map((c) => c.file);
+}
+
+/** Finds where a history prompt was sent; null when no session under the roots holds it any more. */
+export async function locatePrompt(entry: HistoryEntry, roots: readonly string[]): Promise<PromptLocation | null> {
+  if (!entry.cwd) return null;
+  const atMs = entry.createdAt * 1000;
+  let best: PromptLocation | null = null;
+  for (const file of await candidateFiles(roots, entry.cwd, atMs)) {
+    let loaded;
+    try {
+      loaded = await loadSessionFile(file);
+    } catch {
+      continue;
+    }
+    if (loaded.header && typeof loaded.header.cwd === 'string' && loaded.header.cwd !== entry.cwd) continue;
+    for (const e of loaded.entries as unknown as ViewEntry[]) {
+      const m = e.message as { role?: unknown; content?: unknown } | undefined;
+      if (e.type !== 'message' || !m || m.role !== 'user' || typeof e.id !== 'string') continue;
+      const t = entryTime(e);
+      if (t === null || Math.abs(t - atMs) > WINDOW_MS) continue;
+      if (!samePrompt(contentText(m.content), entry.prompt)) continue;
+      const offsetSeconds = Math.abs(t - atMs) / 1000;
+      if (!best || offsetSeconds < best.offsetSeconds) best = { file, entryId: e.id, offsetSeconds };
+    }
+    if (best && best.offsetSeconds < 5) break;
+  }
+  return best;
+}

@@ -1,0 +1,338 @@
+// Queries against the search index: which sessions match (grouped by the rowid ranges of their
+// files, ranked), and a session's matching entries with snippets read from the real file, so a
+// result always names the entry as it is on disk now.
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { ViewEntry } from '../tree/treeView';
+import { ROWS_PER_FILE, type Db } from './indexDb';
+import { ftsMatchExpression, needsTextCheck, textCheck, type SearchQuery } from './queryLanguage';
+import { entrySearchFields } from './searchText';
+import { makeSnippet, type Snippet } from './snippet';
+
+export interface SessionHit {
+  file: string;
+  cwd: string | null;
+  title: string | null;
+  /** Matching entry rows (the title row not counted). */
+  matches: number;
+  /** The session's title matches. */
+  titleMatch: boolean;
+  /** The best bm25 rank among its rows (lower is better), when ranking was affordable. */
+  best: number | null;
+}
+
+export interface SessionResults {
+  sessions: SessionHit[];
+  /** Matching rows over all sessions. */
+  rows: number;
+  /** Counting stopped (COUNT_LIMIT matches, CHECK_LIMIT phrase candidates): counts are bounds, the newest sessions shown. */
+  approximate: boolean;
+  /** Why nothing could be searched (no word in the query), in English. */
+  problems: string[];
+}
+
+export interface EntryHit {
+  /** The entry to open ('' for the session's title). */
+  entryId: string;
+  time: number | null;
+  snippet: Snippet;
+}
+
+/** Rank sessions by bm25 only when this few rows match (bm25 costs a pass over every match). */
+const RANK_LIMIT = 2_000;
+// Joins with `entries` are written `fts CROSS JOIN entries`: SQLite then runs the FTS5 query as
+// the outer loop and looks rows up by id. Left to itself it drives a plain join from `entries`
+// and probes the index once per entry — ten times slower.
+/** Matches counted at most (the newest ones): beyond, counts are lower bounds. */
+const COUNT_LIMIT = 20_000;
+/** Phrases are checked on the real text of at most this many candidate rows. */
+const CHECK_LIMIT = 1_000;
+
+interface FileInfo {
+  id: number;
+  path: string;
+  cwd: string | null;
+  title: string | null;
+  mtime: number;
+}
+
+/** The files table as read by the last query, while nothing was written since (total_changes() says). */
+const fileInfoCache = new WeakMap<Db, { changes: number; files: Map<number, FileInfo> }>();
+
+function fileInfos(db: Db): Map<number, FileInfo> {
+  const changes = Number(db.selectValue('SELECT total_changes()'));
+  const hit = fileInfoCache.get(db);
+  if (hit && hit.changes === changes) return hit.files;
+  const out = new Map<number, FileInfo>();
+  for (const r of db.selectObjects('SELECT id, path, cwd, title, mtime FROM files') as unknown as FileInfo[]) out.set(r.id, r);
+  fileInfoCache.set(db, { changes, files: out });
+  return out;
+}
+
+/** The files a `project:` filter keeps (cwd or path contains one of the names), or null for all. */
+function projectFilter(q: SearchQuery, files: Map<number, FileInfo>): Set<number> | null {
+  if (q.projects.length === 0) return null;
+  const keep = new Set<number>();
+  for (const f of files.values()) {
+    const hay = `${f.cwd ?? ''}\n${f.path}`.toLowerCase();
+    if (q.projects.some((p) => hay.includes(p))) keep.add(f.id);
+  }
+  return keep;
+}
+
+function timeClause(q: SearchQuery): { sql: string; bind: number[] } {
+  const parts: string[] = [];
+  const bind: number[] = [];
+  if (q.after !== null) {
+    parts.push('e.ts >= ?');
+    bind.push(q.after);
+  }
+  if (q.before !== null) {
+    parts.push('e.ts < ?');
+    bind.push(q.before);
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), bind };
+}
+
+/** Reads byte ranges of files, each file opened once. */
+export class RangeReader {
+  private readonly fds = new Map<string, number>();
+
+  read(path: string, off: number, len: number): Buffer | null {
+    let fd = this.fds.get(path);
+    try {
+      if (fd === undefined) {
+        fd = openSync(path, 'r');
+        this.fds.set(path, fd);
+      }
+      const buf = Buffer.alloc(len);
+      let got = 0;
+      while (got < len) {
+        const n = readSync(fd, buf, got, len - got, off + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return got === len ? buf : null;
+    } catch {
+      return null;
+    }
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+  }
+}
+
+/** The searchable text of the record at a byte range ('' when it no longer parses). */
+export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean): string {
+  const buf = reader.read(path, off, len);
+  if (!buf) return '';
+  try {
+    const v = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+    if (isTitle) return typeof v.title === 'string' ? v.title : '';
+    return entrySearchFields(v as ViewEntry)?.body ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** The sessions that match, best first. */
+export function querySessions(db: Db, q: SearchQuery): SessionResults {
+  const expr = ftsMatchExpression(q);
+  if (expr === null) return { sessions: [], rows: 0, approximate: false, problems: ['the query has no word to look up (add a word, a "phrase", role: or tool:)'] };
+  const files = fileInfos(db);
+  const allowed = projectFilter(q, files);
+  const time = timeClause(q);
+  const join = time.bind.length > 0 ? ' CROSS JOIN entries e ON e.id = fts.rowid' : '';
+  const groups = new Map<number, { n: number; title: boolean; best: number | null }>();
+  let approximate = false;
+  let rows = 0;
+
+  if (needsTextCheck(q)) {
+    // Candidates by their words, then the phrase checked on the real text.
+    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
+      id: number;
+      off: number;
+      len: number;
+    }[];
+    if (cand.length > CHECK_LIMIT) {
+      approximate = true;
+      cand.length = CHECK_LIMIT;
+    }
+    const reader = new RangeReader();
+    try {
+      for (const c of cand) {
+        const fid = Math.floor(c.id / ROWS_PER_FILE);
+        const f = files.get(fid);
+        if (!f || (allowed && !allowed.has(fid))) continue;
+        const isTitle = c.id % ROWS_PER_FILE === 0;
+        if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle), q)) continue;
+        const g = groups.get(fid) ?? { n: 0, title: false, best: null };
+        if (isTitle) g.title = true;
+        else g.n++;
+        groups.set(fid, g);
+        rows++;
+      }
+    } finally {
+      reader.close();
+    }
+  } else {
+    // Counted over the newest COUNT_LIMIT matches at most: FTS5 walks a common word's postings
+    // lazily in rowid order, so a query stops there instead of visiting millions of rows; beyond
+    // it the counts are lower bounds (and say so). Newer files have lower ids (indexUpdate.ts):
+    // ascending is the order FTS5 reads cheaply (backwards, it first loads whole doclists).
+    const counted = db.selectObjects(
+      time.bind.length > 0
+        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
+        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
+      [expr, ...time.bind],
+    ) as { f: number; n: number; title: number }[];
+    let seen = 0;
+    for (const c of counted) {
+      seen += c.n;
+      if (allowed && !allowed.has(c.f)) continue;
+      groups.set(c.f, { n: c.n - (c.title ? 1 : 0), title: c.title === 1, best: null });
+      rows += c.n;
+    }
+    if (seen > COUNT_LIMIT) approximate = true;
+    if (rows > 0 && rows <= RANK_LIMIT && !approximate) {
+      const ranked = db.selectObjects(`SELECT fts.rowid / ${ROWS_PER_FILE} AS f, min(fts.rank) AS best FROM fts${join} WHERE fts MATCH ?${time.sql} GROUP BY f`, [expr, ...time.bind]) as {
+        f: number;
+        best: number;
+      }[];
+      for (const r of ranked) {
+        const g = groups.get(r.f);
+        if (g) g.best = r.best;
+      }
+    }
+  }
+
+  const sessions: SessionHit[] = [];
+  for (const [fid, g] of groups) {
+    const f = files.get(fid);
+    if (!f) continue;
+    sessions.push({ file: f.path, cwd: f.cwd, title: f.title, matches: g.n, titleMatch: g.title, best: g.best });
+  }
+  const mtime = (s: SessionHit): number => files.get(idOf(files, s.file))?.mtime ?? 0;
+  sessions.sort((a, b) => (a.best ?? 0) - (b.best ?? 0) || Number(b.titleMatch) - Number(a.titleMatch) || b.matches - a.matches || mtime(b) - mtime(a));
+  return { sessions, rows, approximate, problems: [] };
+}
+
+const idCache = new WeakMap<Map<number, FileInfo>, Map<string, number>>();
+function idOf(files: Map<number, FileInfo>, path: string): number {
+  let m = idCache.get(files);
+  if (!m) {
+    m = new Map([...files.values()].map((f) => [f.path, f.id]));
+    idCache.set(files, m);
+  }
+  return m.get(path) ?? -1;
+}
+
+/** The file id of an indexed path, or null. */
+export function fileIdOf(db: Db, path: string): number | null {
+  const v = db.selectValue('SELECT id FROM files WHERE path = ?', [path]);
+  return typeof v === 'number' ? v : null;
+}
+
+/**
+ * A session's matching entries, best first, each with a snippet of its current text. Rows whose
+ * bytes no longer read as an entry (the file changed since it was indexed) are left out.
+ */
+export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: number): EntryHit[] {
+  const expr = ftsMatchExpression(q);
+  const fid = fileIdOf(db, path);
+  if (expr === null || fid === null) return [];
+  const time = timeClause(q);
+  const lo = fid * ROWS_PER_FILE;
+  const check = needsTextCheck(q);
+  // The FTS5 query alone, then its rows' details: joined in one statement, SQLite drives the
+  // join from `entries` and probes the index row by row (ten times slower).
+  const want = check ? CHECK_LIMIT : limit;
+  const rows = (
+    time.bind.length > 0
+      ? db.selectObjects(
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.k LIMIT ?`,
+          [expr, lo, lo + ROWS_PER_FILE, ...time.bind, want],
+        )
+      : db.selectObjects(
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rank LIMIT ?) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.k`,
+          [expr, lo, lo + ROWS_PER_FILE, want],
+        )
+  ) as { id: number; eid: string; ts: number | null; off: number; len: number }[];
+  const reader = new RangeReader();
+  const out: EntryHit[] = [];
+  try {
+    for (const r of rows) {
+      if (out.length >= limit) break;
+      const text = rowText(reader, path, r.off, r.len, r.id === lo);
+      if (check && !textCheck(text, q)) continue;
+      out.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
+    }
+  } finally {
+    reader.close();
+  }
+  return out;
+}
+
+/** Below this many matching rows, one ranked pass over all of them beats a query per session. */
+const ONE_PASS_ROWS = 2_000;
+
+/**
+ * The best `per` entries of each of these sessions, with snippets. A small result is ranked in one
+ * pass over every match; a large one asks each session's rowid range for its best rows.
+ */
+export function topEntryHits(db: Db, q: SearchQuery, paths: readonly string[], per: number, totalRows: number): Record<string, EntryHit[]> {
+  const out: Record<string, EntryHit[]> = {};
+  const expr = ftsMatchExpression(q);
+  if (expr === null || paths.length === 0 || per <= 0) return out;
+  if (totalRows > ONE_PASS_ROWS || needsTextCheck(q) || q.after !== null || q.before !== null) {
+    for (const p of paths) out[p] = sessionEntryHits(db, q, p, per);
+    return out;
+  }
+  const ids = new Map<number, string>();
+  for (const p of paths) {
+    const id = fileIdOf(db, p);
+    if (id !== null) ids.set(id, p);
+  }
+  const ranked = db.selectObjects(`SELECT m.r AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? ORDER BY rank) m CROSS JOIN entries e ON e.id = m.r`, [expr]) as {
+    id: number;
+    eid: string;
+    ts: number | null;
+    off: number;
+    len: number;
+  }[];
+  const reader = new RangeReader();
+  try {
+    for (const r of ranked) {
+      const path = ids.get(Math.floor(r.id / ROWS_PER_FILE));
+      if (path === undefined) continue;
+      const list = (out[path] ??= []);
+      if (list.length >= per) continue;
+      list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(rowText(reader, path, r.off, r.len, r.id % ROWS_PER_FILE === 0), q) });
+    }
+  } finally {
+    reader.close();
+  }
+  return out;
+}
+
+/** Every matching entry id of a session (what the Sessions view's branch tree shows), up to `limit`. */
+export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 100_000): string[] {
+  const expr = ftsMatchExpression(q);
+  const fid = fileIdOf(db, path);
+  if (expr === null || fid === null) return [];
+  const time = timeClause(q);
+  const lo = fid * ROWS_PER_FILE;
+  const check = needsTextCheck(q);
+  const rows = db.selectObjects(
+    `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} LIMIT ?`,
+    [expr, lo, lo + ROWS_PER_FILE, ...time.bind, limit],
+  ) as { id: number; eid: string; off: number; len: number }[];
+  if (!check) return [...new Set(rows.map((r) => r.eid))];
+  const reader = new RangeReader();
+  try {
+    return [...new Set(rows.filter((r) => textCheck(rowText(reader, path, r.off, r.len, false), q)).map((r) => r.eid))];
+  } finally {
+    reader.close();
+  }
+}

@@ -1,0 +1,324 @@
+// Bringing the index up to date with the session files under the roots, file by file:
+//  - unchanged (same size and mtime): nothing is read;
+//  - grown by appending (same inode, the bytes read before unchanged — the same identity check
+//    as the editor's live tail, src/core/formats/xcsh/tail.ts): only the new bytes are read;
+//  - renamed (a vanished path whose inode, size and mtime reappear under a new path): the path
+//    is updated, nothing is read;
+//  - anything else (rewritten, migrated, damaged): its rows are dropped and it is read again;
+//  - gone: its rows are dropped.
+// Reading uses the project's own reader (lenient, migrating in memory, stable ids for v1/v2), so
+// an indexed entry id is the id the editor shows.
+import type { Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { throwIfCancelled } from '../engine/rpc';
+import { readJsonlFile } from '../formats/xcsh/jsonl';
+import { loadSessionFile, readFileIdentity, takeEntries } from '../formats/xcsh/load';
+import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
+import type { ViewEntry } from '../tree/treeView';
+import { ROWS_PER_FILE, type Db } from './indexDb';
+import { entrySearchFields } from './searchText';
+
+export interface UpdateProgress {
+  /** Files looked at so far, of `total`. */
+  done: number;
+  total: number;
+  /** Files read (fully or their tail) so far. */
+  read: number;
+}
+
+export interface UpdateStats {
+  files: number;
+  unchanged: number;
+  appended: number;
+  reindexed: number;
+  added: number;
+  renamed: number;
+  removed: number;
+  /** Entry rows written. */
+  rows: number;
+  ms: number;
+}
+
+interface FileRow {
+  id: number;
+  path: string;
+  dev: number;
+  ino: number;
+  size: number;
+  mtime: number;
+  bytes: number;
+  resume_from: number;
+  resume_line: number;
+  head: string;
+  seam: string;
+  tail_ok: number;
+  next_seq: number;
+}
+
+/** Every `.jsonl` under the roots (subagent folders included; symlinks are not followed). */
+export async function sessionFilesUnder(roots: readonly string[]): Promise<Map<string, Stats>> {
+  const out = new Map<string, Stats>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let ents;
+    try {
+      ents = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const files: string[] = [];
+    for (const d of ents) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) stack.push(p);
+      else if (d.isFile() && d.name.endsWith('.jsonl')) files.push(p);
+    }
+    const stats = await Promise.all(files.map((p) => stat(p).catch(() => null)));
+    files.forEach((p, i) => {
+      const st = stats[i];
+      if (st?.isFile()) out.set(p, st);
+    });
+  }
+  return out;
+}
+
+/** Inserts rows through prepared statements, finalized by `close()`. */
+class RowWriter {
+  private readonly fts;
+  private readonly entries;
+  rows = 0;
+
+  constructor(db: Db) {
+    this.fts = db.prepare('INSERT INTO fts(rowid, body, meta) VALUES (?, ?, ?)');
+    this.entries = db.prepare('INSERT INTO entries(id, eid, ts, off, len) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  add(rowid: number, body: string, meta: string, eid: string, ts: number | null, off: number, len: number): void {
+    this.fts.bind(1, rowid).bind(2, body).bind(3, meta);
+    this.fts.stepReset();
+    this.entries.bind(1, rowid).bind(2, eid).bind(3, ts).bind(4, off).bind(5, len);
+    this.entries.stepReset();
+    this.rows++;
+  }
+
+  close(): void {
+    this.fts.finalize();
+    this.entries.finalize();
+  }
+}
+
+/** Drops the rows of file `id` (its entries and their postings). */
+export function dropFileRows(db: Db, id: number): void {
+  const lo = id * ROWS_PER_FILE;
+  const ids = db.selectValues('SELECT id FROM entries WHERE id >= ? AND id < ?', [lo, lo + ROWS_PER_FILE]) as number[];
+  const del = db.prepare('DELETE FROM fts WHERE rowid = ?');
+  try {
+    for (const rowid of ids) {
+      del.bind(1, rowid);
+      del.stepReset();
+    }
+  } finally {
+    del.finalize();
+  }
+  db.exec({ sql: 'DELETE FROM entries WHERE id >= ? AND id < ?', bind: [lo, lo + ROWS_PER_FILE] });
+}
+
+function entryRows(w: RowWriter, fileId: number, firstSeq: number, entries: readonly ViewEntry[], starts: readonly number[], ends: readonly number[]): number {
+  let seq = firstSeq;
+  for (let i = 0; i < entries.length && seq < ROWS_PER_FILE; i++) {
+    const f = entrySearchFields(entries[i]!);
+    if (!f) continue;
+    w.add(fileId * ROWS_PER_FILE + seq, f.body, f.meta, f.openId, f.time, starts[i]!, ends[i]! - starts[i]!);
+    seq++;
+  }
+  return seq;
+}
+
+/** Reads a whole file and writes its rows under `fileId` (sequence 0 is the title row). */
+async function indexWhole(db: Db, w: RowWriter, fileId: number, path: string, st: Stats): Promise<void> {
+  const loaded = await loadSessionFile(path);
+  const header = loaded.header;
+  const title = [typeof header?.title === 'string' ? header.title : '', typeof loaded.titleLine?.title === 'string' ? loaded.titleLine.title : ''].filter((t) => t.trim() !== '').join('\n');
+  if (title !== '' && loaded.headerRange) {
+    const created = typeof header?.timestamp === 'string' ? Date.parse(header.timestamp) : NaN;
+    w.add(fileId * ROWS_PER_FILE, title, 'session title', '', Number.isFinite(created) ? created : null, loaded.headerRange.start, loaded.headerRange.end - loaded.headerRange.start);
+  }
+  const next = entryRows(w, fileId, 1, loaded.entries as unknown as ViewEntry[], loaded.entryStarts, loaded.entryEnds);
+  // A tail can be read later only where the editor's live tail could (tail.ts): a plain, clean
+  // v3 file whose open end (if any) holds no entry, and no ids made up for id-less entries.
+  const resume = loaded.resume ?? { from: loaded.bytes, startLine: loaded.lines ?? 0 };
+  const lastEntryLine = loaded.entryLines.length > 0 ? loaded.entryLines[loaded.entryLines.length - 1]! : 0;
+  const tailOk =
+    header !== null && loaded.readOnlyReason === null && loaded.originalVersion === CURRENT_SESSION_VERSION && loaded.syntheticIds === null && loaded.identity !== undefined && (resume.from === loaded.bytes || lastEntryLine < resume.startLine + 1);
+  const created = typeof header?.timestamp === 'string' ? Date.parse(header.timestamp) : NaN;
+  db.exec({
+    sql: `UPDATE files SET dev=?, ino=?, size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, cwd=?, title=?, created=?, rows=? WHERE id=?`,
+    bind: [
+      st.dev, st.ino, st.size, st.mtimeMs, loaded.bytes, resume.from, resume.startLine, loaded.identity?.head ?? '', loaded.identity?.seam ?? '', tailOk ? 1 : 0, next,
+      typeof header?.cwd === 'string' ? header.cwd : null, title || null, Number.isFinite(created) ? created : null, next, fileId,
+    ],
+  });
+}
+
+/** Reads only the bytes appended since the last read; false when a full read is needed instead. */
+async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise<boolean> {
+  if (!row.tail_ok || st.dev !== row.dev || st.ino !== row.ino || st.size < row.bytes) return false;
+  const before = await readFileIdentity(row.path, row.bytes, st).catch(() => null);
+  if (!before || before.head !== row.head || before.seam !== row.seam) return false;
+  const tail = await readJsonlFile(row.path, { from: row.resume_from, startLine: row.resume_line });
+  const cols = takeEntries(tail.columns, 0, []);
+  // An entry without an id would get a made-up id that depends on the whole file.
+  if (cols.missingIds.length > 0) return false;
+  const after = await readFileIdentity(row.path, tail.bytes, st).catch(() => null);
+  if (!after) return false;
+  const lastEntryLine = cols.entryLines.length > 0 ? cols.entryLines[cols.entryLines.length - 1]! : 0;
+  const resume = tail.resume;
+  const tailOk = resume.from === tail.bytes || lastEntryLine < resume.startLine + 1;
+  const next = entryRows(w, row.id, row.next_seq, cols.entries as unknown as ViewEntry[], cols.entryStarts, cols.entryEnds);
+  db.exec({
+    sql: 'UPDATE files SET size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, rows=? WHERE id=?',
+    bind: [st.size, st.mtimeMs, Math.max(row.bytes, tail.bytes), resume.from, resume.startLine, after.head, after.seam, tailOk ? 1 : 0, next, next, row.id],
+  });
+  return true;
+}
+
+/**
+ * The first file's id. Ids count down from here and are not reused while their row exists; rowids
+ * (id × 2^24 + row) stay below 2^53, so JavaScript numbers hold them exactly.
+ */
+export const FIRST_FILE_ID = 2 ** 28;
+
+/** Merge the index into one segment after an update that wrote this many rows. */
+const OPTIMIZE_ROWS = 20_000;
+
+/** Commits after this many bytes read: progress survives a cancel, and a journal stays small. */
+const BATCH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Brings the index up to date for `files` (path → current stat; paths indexed before and
+ * missing from it are dropped when `complete` says the map is every file under the roots).
+ * Cancellable between files: what was committed stays, the rest is picked up next time.
+ */
+export async function updateIndex(
+  db: Db,
+  files: Map<string, Stats>,
+  opts: { complete: boolean; signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void },
+): Promise<UpdateStats> {
+  const t0 = performance.now();
+  const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
+  const known = new Map<string, FileRow>();
+  if (opts.complete) for (const r of db.selectObjects('SELECT * FROM files') as unknown as FileRow[]) known.set(r.path, r);
+  else {
+    // A few files a watcher named: look up only those (a full table is thousands of rows).
+    const one = db.prepare('SELECT * FROM files WHERE path = ?');
+    try {
+      for (const p of files.keys()) {
+        one.bind(1, p);
+        if (one.step()) known.set(p, one.get({}) as unknown as FileRow);
+        one.reset();
+      }
+    } finally {
+      one.finalize();
+    }
+  }
+
+  // Renames: a row whose path is gone, whose inode now sits under a new path with the same size and mtime.
+  if (opts.complete) {
+    const vanished = new Map<string, FileRow>();
+    for (const [p, r] of known) if (!files.has(p)) vanished.set(`${r.dev}:${r.ino}:${r.size}:${r.mtime}`, r);
+    if (vanished.size > 0) {
+      for (const [p, st] of files) {
+        if (known.has(p)) continue;
+        const r = vanished.get(`${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`);
+        if (!r) continue;
+        db.exec({ sql: 'UPDATE files SET path=? WHERE id=?', bind: [p, r.id] });
+        vanished.delete(`${r.dev}:${r.ino}:${r.size}:${r.mtime}`);
+        known.delete(r.path);
+        known.set(p, { ...r, path: p });
+        stats.renamed++;
+      }
+    }
+    const gone = [...known.values()].filter((r) => !files.has(r.path));
+    if (gone.length > 0) {
+      db.exec('BEGIN');
+      for (const r of gone) {
+        dropFileRows(db, r.id);
+        db.exec({ sql: 'DELETE FROM files WHERE id=?', bind: [r.id] });
+        known.delete(r.path);
+        stats.removed++;
+      }
+      db.exec('COMMIT');
+    }
+  }
+
+  // Oldest first: file ids count down (FIRST_FILE_ID, then lower), so the newest session has the lowest rowids.
+  const order = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
+  const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
+  const w = new RowWriter(db);
+  let inTx = false;
+  let batch = 0;
+  try {
+    for (const [path, st] of order) {
+      throwIfCancelled(opts.signal);
+      const row = known.get(path);
+      progress.done++;
+      if (row && row.size === st.size && row.mtime === st.mtimeMs) {
+        stats.unchanged++;
+        continue;
+      }
+      if (!inTx) {
+        db.exec('BEGIN');
+        inTx = true;
+      }
+      try {
+        if (row && (await indexTail(db, w, row, st))) stats.appended++;
+        else {
+          let id: number;
+          if (row) {
+            dropFileRows(db, row.id);
+            id = row.id;
+            stats.reindexed++;
+          } else {
+            // Ids count down: a newer file gets a lower id, so "newest first" is FTS5's cheap ascending rowid order.
+            id = Number(db.selectValue(`SELECT coalesce(min(id), ${FIRST_FILE_ID + 1}) - 1 FROM files`));
+            db.exec({ sql: 'INSERT INTO files(id, path, next_seq) VALUES (?, ?, 1)', bind: [id, path] });
+            stats.added++;
+          }
+          await indexWhole(db, w, id, path, st);
+        }
+      } catch (e) {
+        // Unreadable now (gone, no permission): skip it; the next update tries again.
+        if ((e as { name?: string }).name === 'CancelledError') throw e;
+        if ((e as { resultCode?: number }).resultCode !== undefined) throw e;
+      }
+      progress.read++;
+      batch += Math.max(0, st.size - (row?.bytes ?? 0));
+      if (batch >= BATCH_BYTES) {
+        db.exec('COMMIT');
+        inTx = false;
+        batch = 0;
+      }
+      opts.onProgress?.(progress);
+    }
+    if (inTx) db.exec('COMMIT');
+    inTx = false;
+  } catch (e) {
+    if (inTx) {
+      // Keep what this batch wrote when cancelled (each file's rows are complete); roll back on errors.
+      if ((e as { name?: string }).name === 'CancelledError') db.exec('COMMIT');
+      else db.exec('ROLLBACK');
+    }
+    throw e;
+  } finally {
+    w.close();
+  }
+  opts.onProgress?.(progress);
+  // After a big batch (the first build), merge FTS5's segments into one: every term lookup probes
+  // each segment, and a freshly built index has thousands (a query's range seeks get ~4× faster;
+  // the merge costs under a tenth of the build). Small updates leave it to FTS5's automerge.
+  if (w.rows >= OPTIMIZE_ROWS) db.exec("INSERT INTO fts(fts) VALUES('optimize')");
+  stats.rows = w.rows;
+  stats.ms = performance.now() - t0;
+  return stats;
+}

@@ -1,0 +1,147 @@
+// The search index as one object for its two users, the CLI and the indexing worker of the
+// extension: open (taking the directory's lock), bring up to date, query, close. It is a cache:
+// when SQLite reports the file damaged at any point, it is deleted and built again from the
+// session files.
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { deleteIndexDb, isCorruption, openIndexDb, type OpenedIndex } from './indexDb';
+import { querySessions, sessionEntryHits, sessionMatchIds, topEntryHits, type EntryHit, type SessionResults } from './indexQuery';
+import { dropFileRows, sessionFilesUnder, updateIndex, type UpdateProgress, type UpdateStats } from './indexUpdate';
+import { parseSearchQuery, type SearchQuery } from './queryLanguage';
+
+export interface SearchOptions {
+  /** Entries (with snippets) returned for each of the first `detailedSessions` sessions. */
+  entriesPerSession?: number;
+  detailedSessions?: number;
+}
+
+export interface SearchOutcome {
+  query: SearchQuery;
+  results: SessionResults;
+  /** Per session file (the first `detailedSessions`), its best entries. */
+  entries: Record<string, EntryHit[]>;
+  ms: number;
+}
+
+export class SessionSearchIndex {
+  /** Updates run one at a time: two interleaved at their awaits would nest transactions on one connection. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private opened: OpenedIndex) {}
+
+  private serial<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(f, f);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Whether the index was created empty by this open (the first update is a full build). */
+  get fresh(): boolean {
+    return this.opened.fresh;
+  }
+
+  get path(): string {
+    return this.opened.path;
+  }
+
+  static async open(path: string): Promise<SessionSearchIndex> {
+    return new SessionSearchIndex(await openIndexDb(path));
+  }
+
+  /** Drops the damaged database and starts an empty one. */
+  private async rebuild(): Promise<void> {
+    const path = this.opened.path;
+    this.opened.close();
+    deleteIndexDb(path);
+    this.opened = await openIndexDb(path);
+  }
+
+  private async recovering<T>(f: () => Promise<T> | T, retry: boolean): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      if (!isCorruption(e) || !retry) throw e;
+      await this.rebuild();
+      return await f();
+    }
+  }
+
+  /** Brings the index up to date with every session file under `roots`. */
+  async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void } = {}): Promise<UpdateStats> {
+    return this.serial(async () => {
+      const files = await sessionFilesUnder(roots);
+      return this.recovering(() => updateIndex(this.opened.db, files, { complete: true, ...opts }), true);
+    });
+  }
+
+  /** Brings only these files up to date (a watcher saw them change); a file gone is dropped. */
+  updateFiles(paths: readonly string[]): Promise<UpdateStats> {
+    return this.serial(() => this.updateFilesNow(paths));
+  }
+
+  private async updateFilesNow(paths: readonly string[]): Promise<UpdateStats> {
+    const files = new Map<string, Stats>();
+    const gone: string[] = [];
+    for (const p of paths) {
+      const st = await stat(p).catch(() => null);
+      if (st?.isFile()) files.set(p, st);
+      else gone.push(p);
+    }
+    return this.recovering(async () => {
+      const db = this.opened.db;
+      if (gone.length > 0) {
+        db.exec('BEGIN');
+        for (const p of gone) {
+          const id = db.selectValue('SELECT id FROM files WHERE path = ?', [p]);
+          if (typeof id !== 'number') continue;
+          dropFileRows(db, id);
+          db.exec({ sql: 'DELETE FROM files WHERE id = ?', bind: [id] });
+        }
+        db.exec('COMMIT');
+      }
+      const stats = await updateIndex(db, files, { complete: false });
+      stats.removed += gone.length;
+      return stats;
+    }, true);
+  }
+
+  /** Runs a query (the query language of queryLanguage.ts). */
+  search(query: string, opts: SearchOptions = {}): Promise<SearchOutcome> {
+    return this.serial(() => this.searchNow(query, opts));
+  }
+
+  private async searchNow(query: string, opts: SearchOptions): Promise<SearchOutcome> {
+    const t0 = performance.now();
+    const q = parseSearchQuery(query);
+    return this.recovering(() => {
+      const results = querySessions(this.opened.db, q);
+      if (q.problems.length > 0) results.problems.push(...q.problems);
+      const entries: Record<string, EntryHit[]> = {};
+      const per = opts.entriesPerSession ?? 0;
+      if (per > 0) Object.assign(entries, topEntryHits(this.opened.db, q, results.sessions.slice(0, opts.detailedSessions ?? 20).map((s) => s.file), per, results.rows));
+      return { query: q, results, entries, ms: performance.now() - t0 };
+    }, false);
+  }
+
+  /** A session's best matching entries with snippets. */
+  entryHits(query: string, file: string, limit: number): EntryHit[] {
+    return sessionEntryHits(this.opened.db, parseSearchQuery(query), file, limit);
+  }
+
+  /** Every matching entry id of a session. */
+  matchIds(query: string, file: string): string[] {
+    return sessionMatchIds(this.opened.db, parseSearchQuery(query), file);
+  }
+
+  /** Sessions and rows indexed, and the database's size on disk. */
+  info(): { files: number; rows: number; bytes: number } {
+    const db = this.opened.db;
+    const pages = Number(db.selectValue('PRAGMA page_count'));
+    const size = Number(db.selectValue('PRAGMA page_size'));
+    return { files: Number(db.selectValue('SELECT count(*) FROM files')), rows: Number(db.selectValue('SELECT count(*) FROM entries')), bytes: pages * size };
+  }
+
+  close(): void {
+    this.opened.close();
+  }
+}

@@ -1,0 +1,127 @@
+// `session-loom search` and `session-loom history` through the BUILT binary (`npm run test:cli`
+// builds dist/cli.js, dist/sqlite3.wasm beside it): the index built on first use in the cache
+// folder ($XDG_CACHE_HOME), picked up incrementally on the next run; the prompt history read from
+// a database the real sqlite3 CLI left with rows in its WAL.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
+
+const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+let home: string;
+let cache: string;
+let root: string;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function cli(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 120_000, maxBuffer: 64 << 20 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+const line = (o: object): string => JSON.stringify(o) + '\n';
+
+before(() => {
+  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  home = mkdtempSync(join(tmpdir(), 'sl-search-home-'));
+  cache = mkdtempSync(join(tmpdir(), 'sl-search-cache-'));
+  root = join(home, 'sessions');
+  mkdirSync(join(root, '--work-x--'), { recursive: true });
+  for (const f of fixtureFiles('real-v3')) copyFileSync(f, join(root, '--work-x--', f.split('/').pop()!));
+  writeFileSync(
+    join(root, '--work-x--', 'mine.jsonl'),
+    line({ type: 'session', version: 3, id: 'cafe0000', timestamp: '2026-06-01T10:00:00.000Z', cwd: '/work/x' }) +
+      line({ type: 'message', id: 'cafe0001', parentId: null, timestamp: '2026-06-01T10:01:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'Why does the hafnium parser stall?' }] } }),
+  );
+});
+
+test('search builds its index on first use in the cache folder, then answers from it', () => {
+  const first = cli('search', '--root', root, 'hafnium', '--json');
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /building the search index in .*sl-search-cache-.*session-loom.*first use/);
+  const out = first.json();
+  assert.equal(out.sessions.length, 1);
+  assert.equal(out.sessions[0].file, join(root, '--work-x--', 'mine.jsonl'));
+  assert.deepEqual(out.sessions[0].entries.map((e: { entryId: string }) => e.entryId), ['cafe0001']);
+  assert.match(out.sessions[0].entries[0].snippet, /hafnium parser/);
+  assert.deepEqual(out.sessions[0].entries[0].highlights, [[13, 20]]);
+  assert.ok(readdirSync(join(cache, 'session-loom')).some((d) => d.startsWith('index-')));
+  // Second run: no build message, the same answer; text output marks the match.
+  const again = cli('search', '--root', root, 'hafnium');
+  assert.equal(again.code, 0);
+  assert.doesNotMatch(again.stderr, /building/);
+  assert.match(again.stdout, /cafe0001 {2}Why does the \[hafnium\] parser stall\?/);
+});
+
+test('search picks up an appended entry on the next run; a query of filters alone is a usage error', () => {
+  appendFileSync(
+    join(root, '--work-x--', 'mine.jsonl'),
+    line({ type: 'message', id: 'cafe0002', parentId: 'cafe0001', timestamp: '2026-06-01T10:02:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'The hafnium lock is held twice.' }] } }),
+  );
+  const r = cli('search', '--root', root, 'hafnium role:assistant', '--json');
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json().sessions[0].entries.map((e: { entryId: string }) => e.entryId), ['cafe0002']);
+  const bad = cli('search', '--root', root, 'after:2026-01-01');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /no word to look up/);
+  assert.equal(cli('search', '--root', join(home, 'nope'), 'x').code, 1);
+  assert.equal(cli('search').code, 2);
+});
+
+async function killedWriter(db: string, sql: string): Promise<void> {
+  const child = spawn('/usr/bin/sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('__READY__')) resolve();
+    });
+    child.stdin.write(`${sql}\nSELECT '__READY__';\n`);
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+test('history lists, searches (FTS5, prefix) and filters by cwd a database whose rows are still in the WAL', async () => {
+  const db = join(home, 'history.db');
+  await killedWriter(
+    db,
+    `PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;
+     CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, prompt TEXT NOT NULL, created_at INTEGER NOT NULL, cwd TEXT);
+     CREATE VIRTUAL TABLE history_fts USING fts5(prompt, content='history', content_rowid='id');
+     CREATE TRIGGER history_ai AFTER INSERT ON history BEGIN INSERT INTO history_fts(rowid, prompt) VALUES (new.id, new.prompt); END;
+     INSERT INTO history(prompt, created_at, cwd) VALUES ('Why does the hafnium parser stall?', 1780308060, '/work/x');
+     INSERT INTO history(prompt, created_at, cwd) VALUES ('git commit it', 1780308100, '/work/y');`,
+  );
+  assert.ok(statSync(`${db}-wal`).size > 0);
+  const all = cli('history', '--db', db, '--json');
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(all.json().entries.map((e: { prompt: string }) => e.prompt), ['git commit it', 'Why does the hafnium parser stall?']);
+  assert.deepEqual(cli('history', '--db', db, '--search', 'haf pars', '--json').json().entries.map((e: { id: number }) => e.id), [1]);
+  assert.deepEqual(cli('history', '--db', db, '--cwd', '/work/y', '--json').json().entries.map((e: { id: number }) => e.id), [2]);
+  assert.equal(cli('history', '--db', db, '--limit', '1', '--json').json().entries.length, 1);
+  // --locate finds the session and entry where the prompt was sent (cwd + time).
+  const located = cli('history', '--db', db, '--search', 'hafnium', '--locate', '--root', root, '--json').json();
+  assert.deepEqual(located.entries[0].session, { file: join(root, '--work-x--', 'mine.jsonl'), entryId: 'cafe0001' });
+  const text = cli('history', '--db', db);
+  assert.match(text.stdout, /2026-06-01 10:01:00 {2}\/work\/x {2}Why does the hafnium parser stall\?/);
+});
+
+test('history: a missing, foreign or non-SQLite database is one clear error (exit 1), never a stack trace', async () => {
+  const missing = cli('history', '--db', join(home, 'nope.db'));
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /No prompt history yet: .*nope\.db does not exist/);
+  writeFileSync(join(home, 'text.db'), 'plain text\n'.repeat(30));
+  const text = cli('history', '--db', join(home, 'text.db'));
+  assert.equal(text.code, 1);
+  assert.match(text.stderr, /is not an SQLite database/);
+  const foreign = join(home, 'foreign.db');
+  await killedWriter(foreign, 'CREATE TABLE t(a);');
+  const f = cli('history', '--db', foreign);
+  assert.equal(f.code, 1);
+  assert.match(f.stderr, /not a prompt history \(it has no "history" table\)/);
+  assert.doesNotMatch(f.stderr + text.stderr + missing.stderr, /\n\s+at /, 'no stack trace');
+});

@@ -1,0 +1,215 @@
+// The search index (src/core/search/): built from real files in a temp root, brought up to date
+// incrementally (append, rewrite, delete, rename), rebuilt when damaged, and its results name the
+// entries as the real reader loads them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { IndexLockedError } from '../../src/core/search/indexLock';
+import { SessionSearchIndex } from '../../src/core/search/searchIndex';
+import { fixtureFiles } from '../helpers/fixtures';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-search-'));
+
+const t = (n: number): string => new Date(Date.UTC(2026, 5, 1, 10, n)).toISOString();
+function line(o: object): string {
+  return JSON.stringify(o) + '\n';
+}
+function session(id: string, cwd: string, texts: string[], opts: { title?: string; day?: number } = {}): string {
+  let out = line({ type: 'session', version: 3, id, timestamp: t(0), cwd, ...(opts.title ? { title: opts.title } : {}) });
+  texts.forEach((text, i) => {
+    const role = i % 2 === 0 ? 'user' : 'assistant';
+    const ts = opts.day !== undefined ? new Date(Date.UTC(2026, 5, opts.day, 10, i)).toISOString() : t(i + 1);
+    out += line({ type: 'message', id: `${id.slice(0, 4)}${String(i).padStart(4, '0')}`, parentId: i === 0 ? null : `${id.slice(0, 4)}${String(i - 1).padStart(4, '0')}`, timestamp: ts, message: { role, content: [{ type: 'text', text }] } });
+  });
+  return out;
+}
+
+async function withIndex<T>(f: (idx: SessionSearchIndex, root: string, dir: string) => Promise<T>): Promise<T> {
+  const dir = tmp();
+  const root = join(dir, 'sessions');
+  mkdirSync(join(root, '--work-a--'), { recursive: true });
+  mkdirSync(join(root, '--work-b--'), { recursive: true });
+  const idx = await SessionSearchIndex.open(join(dir, 'cache', 'index.db'));
+  try {
+    return await f(idx, root, dir);
+  } finally {
+    idx.close();
+  }
+}
+
+const files = async (idx: SessionSearchIndex, q: string): Promise<string[]> => (await idx.search(q)).results.sessions.map((s) => s.file).sort();
+
+test('a first build finds words of every session; matches open the entry the reader loads', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const b = join(root, '--work-b--', 'b.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/a', ['Plan the quarterly cobalt migration', 'Here is a plan.']));
+    writeFileSync(b, session('bbbb0000', '/work/b', ['Tidy the changelog', 'It mentions zanzibarite twice.'], { title: 'Changelog chores' }));
+    const st = await idx.update([root]);
+    assert.equal(st.added, 2);
+    assert.deepEqual(await files(idx, 'zanzibarite'), [b]);
+    assert.deepEqual(await files(idx, 'the'), [a, b]);
+    assert.deepEqual(await files(idx, 'quarterly cobalt'), [a]);
+    assert.deepEqual(await files(idx, 'quarterly zanzibarite'), [], 'words are AND-ed');
+    const out = await idx.search('zanzibarite', { entriesPerSession: 5 });
+    assert.equal(out.results.sessions[0]!.matches, 1);
+    assert.equal(out.entries[b]![0]!.entryId, 'bbbb0001');
+    const loaded = await loadSessionFile(b);
+    assert.ok(loaded.entries.some((e) => e.id === 'bbbb0001'));
+    // The title matches as the session's, not as an entry.
+    const byTitle = (await idx.search('chores')).results.sessions;
+    assert.equal(byTitle.length, 1);
+    assert.equal(byTitle[0]!.titleMatch, true);
+    assert.equal(byTitle[0]!.matches, 0);
+  });
+});
+
+test('filters: role:, project:, after:; a phrase is checked in order on the real text', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const b = join(root, '--work-b--', 'b.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/alpha', ['fix the torn tail', 'the tail is torn now'], { day: 1 }));
+    writeFileSync(b, session('bbbb0000', '/work/beta', ['tail torn', 'fix the torn tail too'], { day: 20 }));
+    await idx.update([root]);
+    assert.deepEqual(await files(idx, 'role:user torn'), [a, b]);
+    assert.deepEqual(await files(idx, 'role:assistant fix'), [b]);
+    assert.deepEqual(await files(idx, 'project:alpha torn'), [a]);
+    assert.deepEqual(await files(idx, 'after:2026-06-10 torn'), [b]);
+    assert.deepEqual(await files(idx, 'before:2026-06-10 torn'), [a]);
+    const phrase = await idx.search('"torn tail"', { entriesPerSession: 5 });
+    assert.deepEqual(phrase.results.sessions.map((s) => [s.file, s.matches]).sort(), [[a, 1], [b, 1]]);
+    assert.deepEqual(phrase.entries[b]!.map((e) => e.entryId), ['bbbb0001']);
+    assert.deepEqual(await files(idx, 'torn -fix'), [a, b]);
+    assert.deepEqual(idx.matchIds('torn -fix', a), ['aaaa0001']);
+  });
+});
+
+test('a session that grew by appending is picked up by reading only its tail', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/a', ['first words', 'reply']));
+    await idx.update([root]);
+    appendFileSync(a, line({ type: 'message', id: 'aaaa0009', parentId: 'aaaa0001', timestamp: t(9), message: { role: 'user', content: [{ type: 'text', text: 'appended ytterbium' }] } }));
+    const st = await idx.updateFiles([a]);
+    assert.equal(st.appended, 1);
+    assert.equal(st.reindexed, 0);
+    assert.equal(st.rows, 1, 'only the new entry was written');
+    assert.deepEqual(idx.matchIds('ytterbium', a), ['aaaa0009']);
+    assert.deepEqual(idx.matchIds('first', a), ['aaaa0000'], 'what was indexed before stays');
+  });
+});
+
+test('a rewritten session (same size or not) is read again: old words go, new ones come', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/a', ['molybdenum here', 'reply']));
+    await idx.update([root]);
+    writeFileSync(a, session('aaaa0000', '/work/a', ['technetium here', 'reply']));
+    const st = await idx.update([root]);
+    assert.equal(st.reindexed, 1);
+    assert.deepEqual(await files(idx, 'molybdenum'), []);
+    assert.deepEqual(await files(idx, 'technetium'), [a]);
+  });
+});
+
+test('a deleted session leaves the results; a renamed one is followed without reading it', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const b = join(root, '--work-a--', 'b.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/a', ['praseodymium', 'reply']));
+    writeFileSync(b, session('bbbb0000', '/work/a', ['neodymium', 'reply']));
+    await idx.update([root]);
+    rmSync(a);
+    const moved = join(root, '--work-b--', 'b-renamed.jsonl');
+    renameSync(b, moved);
+    const st = await idx.update([root]);
+    assert.equal(st.removed, 1);
+    assert.equal(st.renamed, 1);
+    assert.equal(st.rows, 0, 'the rename read nothing');
+    assert.deepEqual(await files(idx, 'praseodymium'), []);
+    assert.deepEqual(await files(idx, 'neodymium'), [moved]);
+    // a watcher-reported deletion
+    rmSync(moved);
+    await idx.updateFiles([moved]);
+    assert.deepEqual(await files(idx, 'neodymium'), []);
+  });
+});
+
+test('unchanged files are not read again', async () => {
+  await withIndex(async (idx, root) => {
+    writeFileSync(join(root, '--work-a--', 'a.jsonl'), session('aaaa0000', '/work/a', ['x', 'y']));
+    await idx.update([root]);
+    const st = await idx.update([root]);
+    assert.equal(st.unchanged, 1);
+    assert.equal(st.rows, 0);
+  });
+});
+
+test('v1/v2 fixtures are indexed under the ids the reader gives them (stable made-up ids)', async () => {
+  await withIndex(async (idx, root) => {
+    const dir = join(root, '--work-a--');
+    for (const f of fixtureFiles('upstream')) copyFileSync(f, join(dir, f.split('/').pop()!));
+    const st = await idx.update([root]);
+    assert.equal(st.added, readdirSync(dir).length);
+    for (const f of readdirSync(dir).map((n) => join(dir, n))) {
+      const loaded = await loadSessionFile(f);
+      const user = loaded.entries.find((e) => e.type === 'message' && (e as { message?: { role?: string } }).message?.role === 'user');
+      const text = (user as { message?: { content?: unknown } } | undefined)?.message?.content;
+      const word = (typeof text === 'string' ? text : Array.isArray(text) ? String((text[0] as { text?: string })?.text ?? '') : '').match(/[A-Za-z]{6,}/)?.[0];
+      if (!user || !word) continue;
+      assert.ok(idx.matchIds(word, f).includes(user.id), `${f}: ${word} → ${user.id}`);
+    }
+  });
+});
+
+test('a damaged index file is rebuilt, not fatal; a deleted one too (it is a cache)', async () => {
+  const dir = tmp();
+  const root = join(dir, 'sessions', '--p--');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'a.jsonl'), session('aaaa0000', '/p', ['gadolinium', 'y']));
+  const db = join(dir, 'cache', 'index.db');
+  let idx = await SessionSearchIndex.open(db);
+  await idx.update([join(dir, 'sessions')]);
+  idx.close();
+  writeFileSync(db, Buffer.alloc(64 * 1024, 0x5a));
+  idx = await SessionSearchIndex.open(db);
+  try {
+    assert.equal(idx.fresh, true, 'a garbage file is replaced by an empty index');
+    await idx.update([join(dir, 'sessions')]);
+    assert.equal((await idx.search('gadolinium')).results.sessions.length, 1);
+  } finally {
+    idx.close();
+  }
+  rmSync(join(dir, 'cache'), { recursive: true });
+  idx = await SessionSearchIndex.open(db);
+  try {
+    await idx.update([join(dir, 'sessions')]);
+    assert.equal((await idx.search('gadolinium')).results.sessions.length, 1);
+  } finally {
+    idx.close();
+  }
+});
+
+test('one process at a time owns an index directory; a stale lock of a dead process is taken over', async () => {
+  const dir = tmp();
+  const db = join(dir, 'index.db');
+  writeFileSync(join(dir, 'index.lock'), '999999999');
+  const idx = await SessionSearchIndex.open(db);
+  idx.close();
+  // A live process (this test runner's parent) holds it: refused with a clear error.
+  writeFileSync(join(dir, 'index.lock'), String(process.ppid));
+  await assert.rejects(SessionSearchIndex.open(db), (e: unknown) => e instanceof IndexLockedError && /in use by another process/.test((e as Error).message));
+});
+
+test('updates and searches asked for at once run one after the other (one connection, no nested transactions)', async () => {
+  await withIndex(async (idx, root) => {
+    const files = [0, 1, 2, 3].map((i) => join(root, '--work-a--', `s${i}.jsonl`));
+    files.forEach((f, i) => writeFileSync(f, session(`${i}aaa0000`, '/work/a', [`lutetium ${i}`, 'reply'])));
+    const [full, ...rest] = await Promise.all([idx.update([root]), idx.updateFiles(files.slice(0, 2)), idx.search('lutetium'), idx.updateFiles(files.slice(2))]);
+    assert.equal(full.added, 4);
+    assert.equal((rest[1] as { results: { sessions: unknown[] } }).results.sessions.length, 4);
+  });
+});
