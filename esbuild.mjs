@@ -75,6 +75,8 @@ if (!production) {
     external: ['vscode', 'mocha', 'playwright-core'],
     sourcemap: 'inline',
   });
+  // Writes the big generated sessions the suite opens, outside the extension host.
+  builds.push({ ...node, entryPoints: ['test/integration/generateSession.ts'], outfile: 'out/test/generateSession.js' });
 }
 
 function copyCodicons() {

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ModelHost } from '../core/engine/worker/modelHost';
 import { SessionEditorProvider } from './editor/sessionEditorProvider';
 import { registerHistoryView, type HistoryViewApi } from './history';
 import { registerSessionsView, type SessionsViewApi } from './sessions';
@@ -11,9 +13,13 @@ export interface SessionLoomApi {
 }
 
 export function activate(context: vscode.ExtensionContext): SessionLoomApi {
-  const sessions = registerSessionsView(context);
+  // The thread sessions are read and held in (issue 11): the host's event loop only waits for
+  // answers. dist/modelWorker.js sits beside dist/extension.js.
+  const models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js') });
+  context.subscriptions.push({ dispose: () => models.dispose() });
+  const sessions = registerSessionsView(context, models);
   const history = registerHistoryView(context);
-  context.subscriptions.push(SessionEditorProvider.register(context));
+  context.subscriptions.push(SessionEditorProvider.register(context, models));
   return { sessions, history };
 }
 

@@ -5,6 +5,7 @@
 // Environment:
 //   SESSION_LOOM_TEST_TIMEOUT_MS   give up after this long (default 15 minutes)
 //   SESSION_LOOM_TEST_GREP         only run tests whose full title matches (mocha --grep)
+//   SESSION_LOOM_PERF_1M=1         also open a generated 1M-entry (459 MB) session, for the figures
 //   SESSION_LOOM_KEEP_TMP=1        keep the temp folder (fake home, workspace, server data)
 //
 // The extension host gets (through the server's environment):
@@ -89,6 +90,7 @@ async function main() {
       SESSION_LOOM_HARNESS_PORT: String(harness.port),
       SESSION_LOOM_SCREENSHOTS: screenshotsDir,
       ...(process.env.SESSION_LOOM_TEST_GREP ? { SESSION_LOOM_TEST_GREP: process.env.SESSION_LOOM_TEST_GREP } : {}),
+      ...(process.env.SESSION_LOOM_PERF_1M ? { SESSION_LOOM_PERF_1M: process.env.SESSION_LOOM_PERF_1M } : {}),
     },
   });
   console.log(`[run] VS Code server on ${server.base} (pid ${server.pid}), harness on 127.0.0.1:${harness.port} [${elapsed()}]`);

@@ -2,9 +2,8 @@
 // `priority: "option"` in the manifest (we do not own .jsonl); files under the default session
 // roots open here through a `workbench.editorAssociations` configuration default, and files
 // under roots the user configured through a one-time reopen (see defaultOpen.ts).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ModelHost } from '../../core/engine/worker/modelHost';
+import type { ModelHost } from '../../core/engine/worker/modelHost';
 import { EditorPanel } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
@@ -25,11 +24,10 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   private readonly pending = new Map<string, { leafId: string; revealEntryId: string | null }>();
   private readonly output: vscode.OutputChannel;
 
-  static register(context: vscode.ExtensionContext): vscode.Disposable {
-    const provider = new SessionEditorProvider(context);
+  static register(context: vscode.ExtensionContext, models: ModelHost): vscode.Disposable {
+    const provider = new SessionEditorProvider(context, models);
     const disposables: vscode.Disposable[] = [
       provider.output,
-      { dispose: () => provider.models.dispose() },
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         // State survives hide/show through the webview's getState/setState, not by keeping it alive.
         webviewOptions: { retainContextWhenHidden: false, enableFindWidget: true },
@@ -53,13 +51,11 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
     return vscode.Disposable.from(...disposables);
   }
 
-  /**
-   * The thread sessions are read and held in (issue 11): the extension host's event loop only
-   * waits for answers. dist/modelWorker.js sits beside dist/extension.js.
-   */
-  readonly models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js') });
-
-  private constructor(private readonly context: vscode.ExtensionContext) {
+  /** `models`: the worker sessions are read and held in (issue 11). */
+  private constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly models: ModelHost,
+  ) {
     this.output = vscode.window.createOutputChannel('Session Loom Editor');
   }
 

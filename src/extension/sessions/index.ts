@@ -2,6 +2,7 @@
 // extension's exports (the provider, the tree view and the injectable prompts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ModelHost } from '../../core/engine/worker/modelHost';
 import { SearchIndexClient } from '../search/indexClient';
 import { prompts, type Prompts } from '../commands/prompts';
 import { registerViewCommands } from '../commands/viewCommands';
@@ -15,10 +16,10 @@ export interface SessionsViewApi {
   prompts: Prompts;
 }
 
-export function registerSessionsView(context: vscode.ExtensionContext): SessionsViewApi {
+export function registerSessionsView(context: vscode.ExtensionContext, models: ModelHost): SessionsViewApi {
   // One search index per window, in the extension's global storage (a cache: deleting it loses nothing).
   const index = new SearchIndexClient(path.join(context.globalStorageUri.fsPath, 'search'));
-  const provider = new SessionsTreeProvider(index);
+  const provider = new SessionsTreeProvider(index, (file) => models.countMessages(file));
   const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
     treeDataProvider: provider,
     showCollapseAll: true,

@@ -5,22 +5,15 @@
 // line with a bad escape, 453 became 454 for two records glued on one line).
 //
 // A row's count before its session is opened comes from a full read in the background, one file
-// at a time; sessions larger than COUNT_READ_LIMIT get their count when the user opens them (a
-// listing must not read a huge file into memory just to label a row). No `vscode` here.
-import { loadSessionFile } from '../../core/formats/xcsh/load';
+// at a time, in the model worker (off the extension host's thread); sessions larger than
+// COUNT_READ_LIMIT get their count when the user opens them (a listing must not read a huge file
+// into memory just to label a row). No `vscode` here.
+import { countMessages } from '../../core/formats/xcsh/countMessages';
+export { countMessages };
 export { messageCountOf } from '../../core/formats/xcsh/stats';
 
 /** Larger files are not read just to count their messages. */
 export const COUNT_READ_LIMIT = 64 * 1024 * 1024;
-
-
-/** The message count of a session file, read in full with the loader (the same number its stats give). */
-export async function countMessages(file: string): Promise<number> {
-  const loaded = await loadSessionFile(file);
-  let n = 0;
-  for (const e of loaded.entries) if (e.type === 'message') n++;
-  return n;
-}
 
 /**
  * Counts of the files the view lists, by (size, mtime) stamp. `get` answers at once from the cache,

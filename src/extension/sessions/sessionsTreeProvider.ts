@@ -50,14 +50,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   });
   /** Configured sessions roots that are missing or not folders (shown as the view's message). */
   rootProblems: readonly string[] = [];
-  readonly counts = new MessageCounts();
+  readonly counts: MessageCounts;
   private readonly dshStats = new DshStatsCache();
   private readonly contexts = new Map<string, string>();
   private readonly watcher = new SessionsWatcher((files) => this.applyChanges(files));
   readonly clock: RowClock<SessionNode>;
 
-  /** `index`: the search index's client (absent: searches scan every file). */
-  constructor(readonly index?: SearchIndexClient) {
+  /**
+   * `index`: the search index's client (absent: searches scan every file). `countMessages`: how a
+   * row's message count is read (the extension reads it in the model worker; default in-process).
+   */
+  constructor(readonly index?: SearchIndexClient, countMessages?: (file: string) => Promise<number>) {
+    this.counts = new MessageCounts(countMessages);
     this.branches = new BranchNodes({
       docs: this.docs,
       filter: () => this.filter,

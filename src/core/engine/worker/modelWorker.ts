@@ -5,6 +5,7 @@
 //
 // Bundled as dist/modelWorker.js; the host side is ./modelHost.ts.
 import { parentPort } from 'node:worker_threads';
+import { countMessages } from '../../formats/xcsh/countMessages';
 import { serve } from '../rpc';
 import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
 
@@ -14,4 +15,6 @@ serve(parentPort, {
   open: (p, signal) => registry.open(p as OpenParams, signal),
   call: (p) => registry.call(p as CallParams),
   release: async (p) => registry.release((p as { handle: number }).handle),
+  // The Sessions view's message count of a row, read in full off the host's thread.
+  countMessages: (p) => countMessages((p as { file: string }).file),
 });
