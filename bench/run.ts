@@ -22,7 +22,8 @@ interface Measure {
   messages?: number;
 }
 
-// `npm run bench -- --search [--sessions N] [--mb M]` measures the search index instead (bench/search.ts).
+// `npm run bench -- --search [--sessions N] [--mb M]` measures the search index instead (bench/search.ts);
+// `npm run bench -- --dsh` the deepseek-harness reader (bench/dsh.ts, also `npm run bench:dsh`).
 // `BENCH_SIZES=100000 npm run bench` (or `npm run bench -- --sizes 100000`) measures only some sizes.
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = (sizesArg !== -1 ? process.argv[sizesArg + 1]! : (process.env.BENCH_SIZES ?? '10000,100000,1000000')).split(',').map(Number);
@@ -192,8 +193,13 @@ async function main(): Promise<void> {
   console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');
 }
 
-// `npm run bench -- --search`: the search index's figures instead (bench/search.ts).
+// `npm run bench -- --search` / `--dsh`: the search index's or the dsh reader's figures instead.
 async function entry(): Promise<void> {
+  if (process.argv.includes('--dsh')) {
+    rmSync(dir, { recursive: true, force: true });
+    await import(join(__dirname, 'dsh.ts'));
+    return;
+  }
   if (!process.argv.includes('--search')) return main();
   rmSync(dir, { recursive: true, force: true });
   const { searchBench } = (await import(join(__dirname, 'search.ts'))) as { searchBench: () => Promise<void> };
