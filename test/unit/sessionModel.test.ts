@@ -122,3 +122,36 @@ test('raw, zstd and SQLite forms of a log give the same rows and the same contex
   assert.equal((await fromDb.summary()).encoding, 'sqlite');
   assert.deepEqual((await shape(fromDb)).ctx.map((x) => [x.role, x.blocks.length]), a.ctx.map((x) => [x.role, x.blocks.length]));
 });
+
+test('a dsh log that grows is followed: a raw log gains lines, a zstd log a new frame; the refreshed model shows the new events and messages (issue 10: live)', async () => {
+  const d = tmp();
+  const text = dshFixtureText('dsh-packed-chunks.session.jsonl');
+  const lines = text.trimEnd().split('\n');
+  // The first half of the log (whole lines), then the rest appended as the agent would.
+  const cut = Math.ceil(lines.length / 2);
+  const head = lines.slice(0, cut).join('\n') + '\n';
+  const tail = lines.slice(cut).join('\n') + '\n';
+  const full = await openSessionModel(dshFixture('dsh-packed-chunks.session.jsonl'));
+  const want = await full.summary();
+  const wantCtx = await full.context(null);
+
+  const raw = join(d, 'session.jsonl');
+  writeFileSync(raw, head);
+  const zstd = join(d, 'session.jsonl.zstd');
+  writeFileSync(zstd, zstdLogOf(head));
+  for (const [file, grow] of [
+    [raw, () => writeFileSync(raw, tail, { flag: 'a' })],
+    [zstd, () => writeFileSync(zstd, zstdLogOf(tail).subarray(0), { flag: 'a' })],
+  ] as const) {
+    const m = await openSessionModel(file);
+    const before = await m.summary();
+    assert.ok(before.entryCount < want.entryCount, file);
+    assert.equal((await m.refresh()).kind, 'unchanged');
+    grow();
+    const r = await m.refresh();
+    assert.notEqual(r.kind, 'unchanged', file);
+    assert.equal(r.summary.entryCount, want.entryCount, file);
+    assert.equal(r.summary.state?.kind, want.state?.kind, file);
+    assert.equal((await m.context(null)).messageCount, wantCtx.messageCount, file);
+  }
+});
