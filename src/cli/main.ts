@@ -1,5 +1,7 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
-// `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
+// `file:line: message`, or `file: message` for what concerns the whole file (missing, live,
+// read-only…: no line to point at, and `:1:` would name one); exit 0 on success, 1 on an error
+// (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
@@ -61,13 +63,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     // A usage error's own line breaks (message, then the usage) are kept; its pieces from the
     // command line were escaped where it was made.
     if (e instanceof CliError) {
-      const where = e.file !== null ? `${escapeForTerminal(e.file)}:${e.line > 0 ? e.line : 1}: ` : 'session-loom: ';
+      const where = e.file !== null ? `${escapeForTerminal(e.file)}${e.line > 0 ? `:${e.line}` : ''}: ` : 'session-loom: ';
       io.err(`${where}${e instanceof UsageError ? escapeLinesForTerminal(e.message) : escapeForTerminal(e.message)}\n`);
       return e.exitCode;
     }
     const err = e as NodeJS.ErrnoException;
     const file = rest.find((a) => !a.startsWith('-'));
-    io.err(`${file ? `${escapeForTerminal(file)}:1: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
+    io.err(`${file ? `${escapeForTerminal(file)}: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
     return 1;
   }
 }

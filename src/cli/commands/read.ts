@@ -218,7 +218,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
     warnDiagnostics(io, file, doc);
-    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}:1: empty file (0 bytes): no session in it yet\n`);
+    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
   return 0;
