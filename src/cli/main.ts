@@ -32,9 +32,11 @@ ${READ.tree}
     the branch tree as indented text (labels in [brackets], the default leaf marked); a dsh log
     as turns → steps → events
 ${READ.ls}
-    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
+    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions,
+    ~/.pi/agent/sessions, ~/.dsh/sessions when present); nothing found: where it looked, on stderr
 ${READ.doctor}
-    diagnostics; exit 0 when clean, 1 when there are findings
+    diagnostics; exit 0 when clean, 1 when there are findings (a file without a header: "header":
+    "missing", "version": null)
 ${WRITE.migrate}
     rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
 ${WRITE.relabel}
