@@ -2,12 +2,12 @@
 // Windows). Real files and a real record file; only the scan's answer is given, as that platform's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliLiveWindow, rememberOwnWrite } from '../../src/cli/liveGuard';
 import { RewriteRefusedError } from '../../src/core/store/writeRefusal';
-import type { WriterScan } from '../../src/core/store/openWriters';
+import { scanWriters, type WriterScan } from '../../src/core/store/openWriters';
 
 const blind = async (): Promise<WriterScan> => ({ writers: [], inconclusive: 'no-proc' });
 const nobodyThere = async (): Promise<WriterScan> => ({ writers: [], inconclusive: null });
@@ -52,4 +52,15 @@ test('§6 a scan that sees nobody holding a fresh file: not live; an old file is
   const t = new Date(Date.now() - 60_000);
   utimesSync(file, t, t);
   assert.equal(await cliLiveWindow(file, 'replace', false, { scan: blind, ownWrites }), undefined);
+});
+
+test('§6 scanWriters: nobody holding the file is a fact only for a full scan (Linux); one cut short, or with no /proc, proves nothing', async () => {
+  const { file } = session();
+  const st = statSync(file);
+  const me = { dev: st.dev, ino: st.ino, uid: st.uid };
+  const full = await scanWriters(realpathSync(file), me);
+  assert.deepEqual(full.writers, []);
+  assert.equal(full.inconclusive, process.platform === 'linux' ? null : 'no-proc');
+  const cut = await scanWriters(realpathSync(file), me, { maxFds: 0 });
+  assert.notEqual(cut.inconclusive, null);
 });
