@@ -1,5 +1,7 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
-// `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
+// `file:line: message`, or `file: message` for what concerns the whole file (missing, live,
+// read-only…: no line to point at, and `:1:` would name one); exit 0 on success, 1 on an error
+// (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
@@ -33,9 +35,11 @@ ${READ.tree}
     the branch tree as indented text (labels in [brackets], the default leaf marked); a dsh log
     as turns → steps → events
 ${READ.ls}
-    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
+    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions,
+    ~/.pi/agent/sessions, ~/.dsh/sessions when present); nothing found: where it looked, on stderr
 ${READ.doctor}
-    diagnostics; exit 0 when clean, 1 when there are findings
+    diagnostics; exit 0 when clean, 1 when there are findings (a file without a header: "header":
+    "missing", "version": null)
 ${FIND.search}
     full-text search across every session (an index kept in ~/.cache/session-loom, built on first use)
     ${QUERY_HELP.replace(/\n/g, '\n    ')}
@@ -69,13 +73,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     // A usage error's own line breaks (message, then the usage) are kept; its pieces from the
     // command line were escaped where it was made.
     if (e instanceof CliError) {
-      const where = e.file !== null ? `${escapeForTerminal(e.file)}:${e.line > 0 ? e.line : 1}: ` : 'session-loom: ';
+      const where = e.file !== null ? `${escapeForTerminal(e.file)}${e.line > 0 ? `:${e.line}` : ''}: ` : 'session-loom: ';
       io.err(`${where}${e instanceof UsageError ? escapeLinesForTerminal(e.message) : escapeForTerminal(e.message)}\n`);
       return e.exitCode;
     }
     const err = e as NodeJS.ErrnoException;
     const file = rest.find((a) => !a.startsWith('-'));
-    io.err(`${file ? `${escapeForTerminal(file)}:1: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
+    io.err(`${file ? `${escapeForTerminal(file)}: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
     return 1;
   }
 }

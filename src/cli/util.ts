@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { BlobStore } from '../core/formats/xcsh/blobs';
 import { escapeForTerminal, jsonForTerminal } from './terminalText';
 
-/** An error the CLI reports as `file:line: message` (exit 1), or a usage error (exit 2). */
+/** An error the CLI reports as `file:line: message` (`file: message` when `line` is 0: the whole file), exit 1; or a usage error (exit 2). */
 export class CliError extends Error {
   constructor(
     message: string,

@@ -17,7 +17,7 @@ before(() => {
   home = mkdtempSync(join(tmpdir(), 'sl-safe-home-'));
 });
 
-const env = () => ({ ...process.env, HOME: home, USERPROFILE: home });
+const env = () => ({ ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache') });
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: env(), maxBuffer: 256 << 20 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

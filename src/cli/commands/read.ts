@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import type { ContextMessage } from '../../core/formats/xcsh/context';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
-import { describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
+import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
 import type { SessionEntry } from '../../core/formats/xcsh/schemas';
@@ -218,7 +218,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
     warnDiagnostics(io, file, doc);
-    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}:1: empty file (0 bytes): no session in it yet\n`);
+    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
   return 0;
@@ -237,10 +237,13 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     if (!st) throw new CliError('no such directory', root, 0);
     if (!st.isDirectory()) throw new CliError('not a directory', root, 0);
   }
-  const { sessions, skipped } = await listAllWithSkipped(rootOpt && rootOpt.length > 0 ? rootOpt : undefined);
+  const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
+  const { sessions, skipped } = await listAllWithSkipped(roots);
   // What was left out goes to stderr in both modes: --json keeps its array on stdout unchanged.
   for (const s of skipped) io.err(`${escapeForTerminal(s.path)}: skipped: ${escapeForTerminal(describeSkipped(s))}\n`);
   const groups = groupByProject(sessions);
+  // An empty listing says where it looked: a missing ~/.xcsh is not the same as an empty one.
+  if (groups.length === 0) io.err(await nothingFound(roots));
   if (values.json) {
     writeJson(io, groups, values.pretty === true);
     return 0;
@@ -255,9 +258,18 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     };
     for (const s of g.sessions) row(s, '  ');
   }
-  if (groups.length === 0) io.err('no sessions found\n');
   io.out(out);
   return 0;
+}
+
+/** `no sessions found; looked in:` and each root, marked when it does not exist. */
+async function nothingFound(roots: readonly string[]): Promise<string> {
+  let text = 'no sessions found; looked in:\n';
+  for (const root of roots) {
+    const st = await stat(root).catch(() => null);
+    text += `  ${escapeForTerminal(root)}${st ? '' : ' (does not exist)'}\n`;
+  }
+  return text;
 }
 
 // ---- doctor ----
@@ -274,13 +286,22 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;
+  // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
+  // migrates from, not something the file says (issue 14 §7).
+  const header = doc.loaded.header ? 'present' : 'missing';
   if (values.json) {
-    writeJson(io, { file, readOnlyReason: doc.loaded.readOnlyReason, version: doc.loaded.originalVersion, entries: doc.loaded.entries.length, findings, diagnostics }, values.pretty === true);
+    writeJson(
+      io,
+      { file, readOnlyReason: doc.loaded.readOnlyReason, header, version: doc.loaded.header ? doc.loaded.originalVersion : null, entries: doc.loaded.entries.length, findings, diagnostics },
+      values.pretty === true,
+    );
   } else {
     for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
-    const clean = doc.loaded.stat?.size === 0 ? 'empty file (0 bytes): no session in it yet' : `clean (${doc.loaded.entries.length} entries)`;
     const shown = escapeForTerminal(file);
-    io.err(findings === 0 ? `${shown}: ${clean}\n` : `${shown}: ${findings} finding${findings === 1 ? '' : 's'}\n`);
+    const found = `${findings} finding${findings === 1 ? '' : 's'}`;
+    if (doc.loaded.stat?.size === 0) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
+    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${doc.loaded.entries.length} entries); ${found}\n`);
+    else io.err(findings === 0 ? `${shown}: clean (${doc.loaded.entries.length} entries)\n` : `${shown}: ${found}\n`);
   }
   return findings === 0 ? 0 : 1;
 }

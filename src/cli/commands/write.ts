@@ -10,26 +10,30 @@ import { uneditableRecords, UnsafeRecordEditError } from '../../core/store/recor
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { buildTreeIndex } from '../../core/tree/tree';
+import { cliLiveWindow, rememberOwnWrite } from '../liveGuard';
 import { escapeForTerminal } from '../terminalText';
 import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
-  migrate: 'usage: session-loom migrate <file> [--dry-run] [--backup] [--force]',
-  relabel: 'usage: session-loom relabel <file> <entryId> (<label> | --clear) [--force]',
-  title: 'usage: session-loom title <file> <title> [--force] [--backup]',
+  migrate: 'usage: session-loom migrate <file> [--dry-run] [--backup] [--force] [--pretty]',
+  relabel: 'usage: session-loom relabel <file> <entryId> (<label> | --clear) [--force] [--pretty]',
+  title: 'usage: session-loom title <file> <title> [--force] [--backup] [--pretty]',
 };
 
 /** What every write refuses, and the one thing --force changes (in --help). */
-export const FORCE_HELP = `Writes refuse a file that looks live: modified in the last few seconds, or named by a terminal
-breadcrumb. --force overrides exactly these two guesses. Nothing overrides the other refusals: the
+export const FORCE_HELP = `Writes refuse a file that looks live: named by a terminal breadcrumb, or modified in the last
+5 seconds — unless the CLI's own last write left it so, or (Linux) no process has it open: a fresh
+copy is not a running session. --force overrides exactly these two guesses. Nothing overrides the
+other refusals: the
 file changed since it was read (title reads it afresh), another process holds it open for
 writing (a rewrite would orphan what it appends), it is read-only (no owner write bit), damaged,
 a dsh log, or its header version is not 1, 2, 3 or absent; and migrate and title never rewrite a
 hard-linked file or one whose owner they cannot keep. Bytes appended while a file is rewritten
 are carried over into the new file ("carriedBytes").`;
 
+/** A refusal as one line, `<file>: <reason>: <why>`, with the way out once (the whole file: no line). */
 function refused(file: string, e: unknown): never {
-  if (e instanceof RewriteRefusedError) throw new CliError(`${e.reason}: ${e.message}${e.forceable ? ' (use --force to override)' : ''}`, file, 1);
+  if (e instanceof RewriteRefusedError) throw new CliError(`${e.reason}: ${e.detail}${e.forceable ? ' (use --force to write anyway)' : ''}`, file, 0);
   if (e instanceof UnsafeRecordEditError) throw new CliError(`refusing to rewrite: the record cannot be edited exactly (${e.reason}); the file is left unchanged`, file, e.line);
   throw e;
 }
@@ -69,7 +73,9 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { ...report, notKeptExactly, written: false, backupPath: null }, values.pretty === true);
     return notKeptExactly.length > 0 ? 1 : 0;
   }
-  const r = await rewriteSessionFile(file, loaded, { expected: loaded.stat!, force: values.force === true, backup: values.backup === true }).catch((e: unknown) => refused(file, e));
+  const liveWindowMs = await cliLiveWindow(file, 'replace', values.force === true).catch((e: unknown) => refused(file, e));
+  const r = await rewriteSessionFile(file, loaded, { expected: loaded.stat!, force: values.force === true, backup: values.backup === true, liveWindowMs }).catch((e: unknown) => refused(file, e));
+  await rememberOwnWrite(file);
   writeJson(io, { ...report, notKeptExactly: [], written: true, backupPath: r.backupPath, copied: r.copied, edited: r.edited, reserialised: r.reserialised, carriedBytes: r.carriedBytes }, values.pretty === true);
   return 0;
 }
@@ -100,7 +106,8 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   if (loaded.syntheticIds?.has(target)) {
     throw new CliError(`entry "${target}" has no id on disk (it was made from the entry's bytes to show it); a label naming it would name nothing in the file`, file, tree.lineOf(target));
   }
-  await assertNotLive(file, loaded.stat!.mtimeMs, { force: values.force === true }).catch((e: unknown) => refused(file, e));
+  const liveWindowMs = await cliLiveWindow(file, 'append', values.force === true).catch((e: unknown) => refused(file, e));
+  await assertNotLive(file, loaded.stat!.mtimeMs, { force: values.force === true, liveWindowMs }).catch((e: unknown) => refused(file, e));
   const taken = new Set(tree.byId.keys());
   const entry: Record<string, unknown> = {
     type: 'label',
@@ -111,6 +118,7 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   };
   if (label !== undefined) entry.label = label;
   await appendEntries(file, [entry as SessionEntry], { readOnlyReason: loaded.readOnlyReason }).catch((e: unknown) => refused(file, e));
+  await rememberOwnWrite(file);
   writeJson(io, { file, entry }, values.pretty === true);
   return 0;
 }
@@ -123,6 +131,7 @@ export async function titleCommand(argv: string[], io: Io): Promise<number> {
   if (raw === undefined) throw new UsageError(`missing <title>\n${USAGE.title}`);
   if (positionals.length > 2) throw new UsageError(`too many arguments (quote the title)\n${USAGE.title}`);
   if (sanitizeTitle(raw) === null) throw new UsageError('the title is empty after removing control characters and spaces');
+  const liveWindowMs = await cliLiveWindow(file, 'replace', values.force === true).catch((e: unknown) => refused(file, e));
   const st = await stat(file);
   // The header as it is ON DISK (not the in-memory migrated one: a v1 file must stay v1).
   const prefix = await readJsonlPrefix(file, 1 << 20);
@@ -131,9 +140,10 @@ export async function titleCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError('cannot set the title: no valid session header (the file is damaged and read-only)', file, rec?.line ?? 1);
   }
   const header = applyTitle(rec.value as SessionHeader, raw, 'user')!;
-  const r = await rewriteHeaderLine(file, header, { expected: { size: st.size, mtimeMs: st.mtimeMs }, force: values.force === true, backup: values.backup === true }).catch((e: unknown) =>
+  const r = await rewriteHeaderLine(file, header, { expected: { size: st.size, mtimeMs: st.mtimeMs }, force: values.force === true, backup: values.backup === true, liveWindowMs }).catch((e: unknown) =>
     refused(file, e),
   );
+  await rememberOwnWrite(file);
   writeJson(io, { file, line: rec.line, title: header.title, titleSource: header.titleSource, backupPath: r.backupPath, carriedBytes: r.carriedBytes }, values.pretty === true);
   return 0;
 }

@@ -46,6 +46,28 @@ async function openForWriting(pid: number, fd: string): Promise<boolean> {
  * writing. [] where /proc is not available.
  */
 export async function processesWritingTo(realPath: string, dev: number, ino: number, limits: WriterScanLimits = {}): Promise<OpenWriter[]> {
+  return (await scanWriters(realPath, { dev, ino, uid: -1 }, limits)).writers;
+}
+
+export interface WriterScan {
+  writers: OpenWriter[];
+  /**
+   * Why an empty `writers` does not prove that no process holds the file open, or null when it
+   * does: no /proc fd links (not Linux), the scan stopped at its deadline or fd budget, or we run
+   * as neither root nor the file's owner, so the owner's processes (its agent) are hidden from us.
+   * Processes hidden from the owner or root themselves — other users' (who cannot write a file
+   * without group/other write bits), non-dumpable ones like ssh-agent — are not counted against
+   * it: a coding agent is an ordinary process of the file's owner.
+   */
+  inconclusive: 'no-proc' | 'cut-short' | 'not-owner' | null;
+}
+
+/**
+ * processesWritingTo, and whether finding nobody is a fact: the CLI lets a file modified moments
+ * ago be written when nobody holds it open (a fresh copy is not a running session, issue 14 §6).
+ * `file.uid`: the file's owner (-1: unknown, not judged).
+ */
+export async function scanWriters(realPath: string, file: { dev: number; ino: number; uid: number }, limits: WriterScanLimits = {}): Promise<WriterScan> {
   const deadline = Date.now() + (limits.deadlineMs ?? 2000);
   let budget = limits.maxFds ?? 200_000;
   const name = basename(realPath);
@@ -53,14 +75,21 @@ export async function processesWritingTo(realPath: string, dev: number, ino: num
   try {
     pids = await fsp.readdir('/proc');
   } catch {
-    return [];
+    return { writers: [], inconclusive: 'no-proc' };
   }
+  // /proc exists elsewhere too (a BSD with procfs) but without fd links: no /proc/self/fd, no scan
+  if (!(await fsp.access('/proc/self/fd').then(() => true, () => false))) return { writers: [], inconclusive: 'no-proc' };
   const found: OpenWriter[] = [];
+  const me = process.getuid?.() ?? -1;
+  let inconclusive: WriterScan['inconclusive'] = file.uid >= 0 && me !== 0 && me !== file.uid ? 'not-owner' : null;
   for (const p of pids) {
     if (!/^\d+$/.test(p)) continue;
     const pid = Number(p);
     if (pid === process.pid) continue;
-    if (budget <= 0 || Date.now() > deadline) break;
+    if (budget <= 0 || Date.now() > deadline) {
+      inconclusive = 'cut-short';
+      break;
+    }
     let fds: string[];
     try {
       fds = await fsp.readdir(`/proc/${pid}/fd`);
@@ -76,7 +105,7 @@ export async function processesWritingTo(realPath: string, dev: number, ino: num
           // "/path/name" or "/path/name (deleted)"; sockets, pipes and anon inodes are skipped
           if (!target.startsWith('/') || !target.replace(/ \(deleted\)$/, '').endsWith(`/${name}`)) return null;
           const st = await fsp.stat(link);
-          if (st.dev !== dev || st.ino !== ino) return null;
+          if (st.dev !== file.dev || st.ino !== file.ino) return null;
           return (await openForWriting(pid, fd)) ? Number(fd) : null;
         } catch {
           return null;
@@ -91,5 +120,5 @@ export async function processesWritingTo(realPath: string, dev: number, ino: num
     );
     for (const fd of mine) found.push({ pid, fd, command });
   }
-  return found;
+  return { writers: found, inconclusive };
 }

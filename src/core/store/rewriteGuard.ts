@@ -103,11 +103,11 @@ export async function assertNotLive(path: string, mtimeMs: number, opts: Omit<Gu
   const window = opts.liveWindowMs ?? LIVE_WINDOW_MS;
   const age = now - mtimeMs;
   if (age < window) {
-    throw new RewriteRefusedError('live', path, `it was modified ${Math.max(0, Math.round(age))} ms ago and may be open in a running agent (retry later, or force)`, true);
+    throw new RewriteRefusedError('live', path, `it was modified ${Math.max(0, Math.round(age))} ms ago and may be open in a running agent`, true);
   }
   const crumbs = await breadcrumbsNaming(path, opts.breadcrumbsDir);
   if (crumbs.length > 0) {
-    throw new RewriteRefusedError('live', path, `a terminal breadcrumb (${crumbs[0]}) names it, so an agent may have it open (close that agent, or force)`, true);
+    throw new RewriteRefusedError('live', path, `a terminal breadcrumb (${crumbs[0]}) names it, so an agent may have it open`, true);
   }
 }
 

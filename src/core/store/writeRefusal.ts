@@ -25,9 +25,12 @@ export class RewriteRefusedError extends Error {
    * `changed` for a header-only rewrite (it works on the current bytes). Never anything else.
    */
   readonly forceable: boolean;
+  /** Why, without the path or any advice: each front end words its own way out (--force, a button). */
+  readonly detail: string;
   constructor(reason: RewriteRefusal, path: string, detail: string, forceable = false) {
     super(`refusing to write ${path}: ${detail}`);
     this.name = 'RewriteRefusedError';
+    this.detail = detail;
     this.reason = reason;
     this.path = path;
     this.forceable = forceable;

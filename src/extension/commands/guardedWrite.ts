@@ -48,14 +48,11 @@ export async function assertWritable(file: string, expected: FileFingerprint | n
 }
 
 /**
- * The modal's detail: the core's reason in words ("it was modified 2344 ms ago…") and the full
- * path, without the CLI's "(retry later, or force)" — here the choice is the "Write anyway" button.
+ * The modal's detail: the core's reason in words ("it was modified 2344 ms ago…", no advice: here
+ * the choice is the "Write anyway" button) and the full path.
  */
 export function refusalDetail(err: RewriteRefusedError): string {
-  const reason = err.message
-    .replace(`refusing to write ${err.path}: `, '')
-    .replace(/ \(retry later, or force\)$/, '')
-    .replace(/modified (\d+) ms ago/, (_, ms: string) => `modified ${(Number(ms) / 1000).toFixed(1)} s ago`);
+  const reason = err.detail.replace(/modified (\d+) ms ago/, (_, ms: string) => `modified ${(Number(ms) / 1000).toFixed(1)} s ago`);
   return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.\n\n${err.path}`;
 }
 
