@@ -40,7 +40,9 @@ describe('activation', () => {
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();
     // VS Code registers `<viewId>.focus`, `.open`, `.removeView`, … for every contributed view itself.
     const viewIds = Object.values(manifest.contributes.views ?? {}).flat().map((v) => v.id);
-    const ownedByWorkbench = (c: string) => viewIds.some((id) => c.startsWith(`${id}.`));
+    // Our own commands may share a view's prefix (`sessionLoom.history.search` under the view
+    // `sessionLoom.history`): only the ones we do not contribute are the workbench's.
+    const ownedByWorkbench = (c: string) => !contributed.includes(c) && viewIds.some((id) => c.startsWith(`${id}.`));
     const registered = (await vscode.commands.getCommands(true))
       .filter((c) => c.startsWith('sessionLoom.') && !ownedByWorkbench(c))
       .sort();

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { box, click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 import { activate, closeAllEditors, DEMO_SAMPLE, editorApp, placed, sleep, until, VIEW_TYPE } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
@@ -140,7 +140,11 @@ describe('first-hour polish (issue 14.8)', function () {
     ] as const) {
       await provider().setFilter(mode);
       await sleep(300);
-      await click('.part.sidebar .title-actions .action-label[aria-label="Filter Branch Trees"]');
+      // The Sessions view shares its container with Prompt History: its actions sit in its own
+      // pane header (shown while the pointer is over it), not in the container's title bar.
+      const header = await box('.pane-header[aria-label*="Sessions"]');
+      await moveMouse(header.x + header.width / 2, header.y + header.height / 2);
+      await click('.pane-header[aria-label*="Sessions"] .action-label[aria-label="Filter Branch Trees"], .part.sidebar .title-actions .action-label[aria-label="Filter Branch Trees"]');
       const items = await frameEval<string[]>('.context-view .monaco-menu', "return [...el.querySelectorAll('.action-menu-item .action-label')].map((a) => a.textContent.trim());");
       await screenshot(`polish-filter-menu-${mode}`);
       assert.deepEqual(items.filter((t) => t.startsWith('✓')), [`✓ ${title}`], items.join(' | '));
