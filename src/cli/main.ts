@@ -1,6 +1,7 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
 // `file:line: message`; exit 0 on success, 1 on an error (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
+import { exportCommand, forkCommand, USAGE as SHARE } from './commands/share';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
 import { CliError, processIo, UsageError, type Io } from './util';
@@ -15,6 +16,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   migrate: migrateCommand,
   relabel: relabelCommand,
   title: titleCommand,
+  export: exportCommand,
+  fork: forkCommand,
 };
 
 export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi),\nand view deepseek-harness (dsh) logs read-only (raw, .jsonl.zstd, SQLite stores)
@@ -33,6 +36,12 @@ ${READ.ls}
     sessions grouped by project (default roots: ~/.xcsh/agent/sessions, ~/.omp/…, ~/.pi/…)
 ${READ.doctor}
     diagnostics; exit 0 when clean, 1 when there are findings
+${SHARE.export}
+    the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump)
+    or as one self-contained HTML page; stdout unless -o names a new file
+${SHARE.fork}
+    a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id,
+    parentSession = the source's id; the source is never written
 ${WRITE.migrate}
     rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
 ${WRITE.relabel}
