@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { prompts, type Prompts } from '../commands/prompts';
 import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
+import { registerShareCommands } from '../share/shareCommands';
 import type { LoomNode } from './nodes';
 import { SessionsTreeProvider } from './sessionsTreeProvider';
 
@@ -30,6 +31,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     provider.attach(treeView),
     registerViewCommands(provider),
     registerWriteCommands(provider),
+    registerShareCommands(provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),
