@@ -38,7 +38,8 @@ ${READ.doctor}
     diagnostics; exit 0 when clean, 1 when there are findings
 ${SHARE.export}
     the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump)
-    or as one self-contained HTML page; stdout unless -o names a new file
+    or as one self-contained HTML page that works offline (the whole tree, or --branch: the
+    path to the leaf only); stdout unless -o names a new file
 ${SHARE.fork}
     a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id,
     parentSession = the source's id; the source is never written

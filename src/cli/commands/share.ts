@@ -3,6 +3,8 @@
 // the root → entry path). Neither writes to the source (Part C §1).
 import { writeFile } from 'node:fs/promises';
 import { contextMarkdown } from '../../core/export/contextMarkdown';
+import { buildExportData } from '../../core/export/exportData';
+import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
 import { openSessionModel } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { detectFileFormat } from '../../core/engine/openModel';
@@ -11,29 +13,31 @@ import { escapeForTerminal } from '../terminalText';
 import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
-  export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [-o <out>] [--blobs <dir>]',
+  export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]',
   fork: 'usage: session-loom fork <file> <entryId> [-o <out>] [--pretty]',
 };
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, output: { type: 'string', short: 'o' }, blobs: { type: 'string' } }, USAGE.export, io);
+  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, branch: { type: 'boolean' }, output: { type: 'string', short: 'o' }, blobs: { type: 'string' } }, USAGE.export, io);
   if (!args) return 0;
   const { values, file } = args;
   const format = values.format;
   if (format !== 'md' && format !== 'html') throw new UsageError(`--format must be md or html\n${USAGE.export}`);
   const blobDir = typeof values.blobs === 'string' ? values.blobs : undefined;
   const leafArg = typeof values.leaf === 'string' ? values.leaf : undefined;
+  if (values.branch && format !== 'html') throw new UsageError(`--branch is for --format html (the Markdown is always one branch)\n${USAGE.export}`);
   let text: string;
-  if (format === 'md') {
-    const model = await openSessionModel(file, blobDir ? { blobDir } : {});
-    try {
-      if (leafArg !== undefined && !(await model.has(leafArg))) throw new CliError(`no entry with id "${leafArg}"`, file, 0);
-      text = await contextMarkdown(model, leafArg);
-    } finally {
-      model.dispose();
+  const model = await openSessionModel(file, blobDir ? { blobDir } : {});
+  try {
+    if (leafArg !== undefined && !(await model.has(leafArg))) throw new CliError(`no entry with id "${leafArg}"`, file, 0);
+    if (format === 'md') text = await contextMarkdown(model, leafArg);
+    else {
+      // dist/cli.js: the webview bundle and the codicons are built beside it (esbuild.mjs)
+      const data = await buildExportData(model, { leafId: leafArg ?? null, scope: values.branch ? 'branch' : 'session' });
+      text = renderExportHtml(data, await readExportAssets(__dirname));
     }
-  } else {
-    throw new CliError('the HTML export is not available yet', file, 0);
+  } finally {
+    model.dispose();
   }
   const out = values.output;
   if (typeof out === 'string') {

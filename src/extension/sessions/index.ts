@@ -31,7 +31,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     provider.attach(treeView),
     registerViewCommands(provider),
     registerWriteCommands(provider),
-    registerShareCommands(provider),
+    registerShareCommands(provider, context.extensionUri),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),

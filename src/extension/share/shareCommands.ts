@@ -5,6 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { contextMarkdown } from '../../core/export/contextMarkdown';
+import { buildExportData } from '../../core/export/exportData';
+import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
 import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
@@ -83,17 +85,38 @@ export async function exportContextMarkdown(provider: SessionsTreeProvider, arg?
   const t = shareTarget(provider, arg, second);
   if (!t) return void prompts.error(vscode.l10n.t('Export Context as Markdown: open a session or select an entry first.'));
   const md = await markdownOf(t);
+  const target = await saveTarget(t, vscode.l10n.t('Export Context as Markdown'), 'md', { Markdown: ['md'] });
+  if (!target) return undefined;
+  await vscode.workspace.fs.writeFile(target, Buffer.from(md, 'utf8'));
+  return target.fsPath;
+}
+
+/** Asks where to save an export (never the session file itself). */
+async function saveTarget(t: ShareTarget, title: string, ext: string, filters: Record<string, string[]>): Promise<vscode.Uri | undefined> {
   const base = path.basename(t.file).replace(/\.jsonl(\.zstd)?$/, '');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
-  const target = await vscode.window.showSaveDialog({
-    title: vscode.l10n.t('Export Context as Markdown'),
-    defaultUri: vscode.Uri.joinPath(folder, `${base}${t.entryId ? `-${t.entryId}` : ''}.md`),
-    filters: { Markdown: ['md'] },
-  });
+  const target = await vscode.window.showSaveDialog({ title, defaultUri: vscode.Uri.joinPath(folder, `${base}${t.entryId ? `-${t.entryId}` : ''}.${ext}`), filters });
+  if (target?.fsPath === t.file) return void prompts.error(vscode.l10n.t('{0}: the export cannot replace the session file.', title));
+  return target;
+}
+
+export async function exportHtml(provider: SessionsTreeProvider, extensionUri: vscode.Uri, arg?: unknown, second?: unknown): Promise<string | undefined> {
+  const title = vscode.l10n.t('Export Branch as HTML');
+  const t = shareTarget(provider, arg, second);
+  if (!t) return void prompts.error(vscode.l10n.t('{0}: open a session or select an entry first.', title));
+  const whole = vscode.l10n.t('Whole session');
+  const branch = vscode.l10n.t('This branch only');
+  const scope = await vscode.window.showQuickPick([whole, branch], { title, placeHolder: vscode.l10n.t('What the page shows: every branch, or the path to the selected entry') });
+  if (!scope) return undefined;
+  const target = await saveTarget(t, title, 'html', { HTML: ['html'] });
   if (!target) return undefined;
-  // The save dialog asked about replacing an existing file; a session file is never the target.
-  if (target.fsPath === t.file) return void prompts.error(vscode.l10n.t('Export Context as Markdown: the export cannot replace the session file.'));
-  await vscode.workspace.fs.writeFile(target, Buffer.from(md, 'utf8'));
+  const html = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () =>
+    withModel(t.file, async (model) => {
+      const data = await buildExportData(model, { leafId: t.entryId, scope: scope === branch ? 'branch' : 'session' });
+      return renderExportHtml(data, await readExportAssets(vscode.Uri.joinPath(extensionUri, 'dist').fsPath), { lang: vscode.env.language, l10nBundle: vscode.l10n.bundle, l10nT: vscode.l10n.t });
+    }),
+  );
+  await vscode.workspace.fs.writeFile(target, Buffer.from(html, 'utf8'));
   return target.fsPath;
 }
 
@@ -147,7 +170,7 @@ export async function newSessionFromHere(provider: SessionsTreeProvider, arg?: u
   return forked;
 }
 
-export function registerShareCommands(provider: SessionsTreeProvider): vscode.Disposable {
+export function registerShareCommands(provider: SessionsTreeProvider, extensionUri: vscode.Uri): vscode.Disposable {
   const run =
     <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
     async (...a: A) => {
@@ -161,6 +184,7 @@ export function registerShareCommands(provider: SessionsTreeProvider): vscode.Di
   return vscode.Disposable.from(
     vscode.commands.registerCommand('sessionLoom.copyContext', run((a?: unknown, b?: unknown) => copyContext(provider, a, b))),
     vscode.commands.registerCommand('sessionLoom.exportContextMarkdown', run((a?: unknown, b?: unknown) => exportContextMarkdown(provider, a, b))),
+    vscode.commands.registerCommand('sessionLoom.exportHtml', run((a?: unknown, b?: unknown) => exportHtml(provider, extensionUri, a, b))),
     vscode.commands.registerCommand('sessionLoom.newSessionFromHere', run((a?: unknown, b?: unknown) => newSessionFromHere(provider, a, b))),
     vscode.commands.registerCommand('sessionLoom.copyResumeCommand', run((a?: unknown) => copyResumeCommand(provider, a))),
   );
