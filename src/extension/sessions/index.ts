@@ -5,6 +5,7 @@ import { prompts, type Prompts } from '../commands/prompts';
 import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
 import { registerShareCommands } from '../share/shareCommands';
+import { registerCompareCommands } from '../share/compareCommands';
 import type { LoomNode } from './nodes';
 import { SessionsTreeProvider } from './sessionsTreeProvider';
 
@@ -32,6 +33,7 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     registerViewCommands(provider),
     registerWriteCommands(provider),
     registerShareCommands(provider, context.extensionUri),
+    registerCompareCommands(provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),

@@ -20,6 +20,8 @@ describe('Export and fork (issue 13)', function () {
   let file: string;
   const infos: string[] = [];
   let restoreInfo: (() => void) | undefined;
+  let forkedFile = '';
+  let forkedAt = '';
 
   before(async () => {
     api = await activate();
@@ -53,6 +55,8 @@ describe('Export and fork (issue 13)', function () {
     assert.ok(forked && fs.existsSync(forked), `a fork was written (${String(forked)})`);
     assert.equal(path.dirname(forked), path.dirname(file), 'in the same project folder');
     assert.equal(sha(file), before, 'the source is never touched');
+    forkedFile = forked;
+    forkedAt = entryId;
     assert.match(infos.at(-1) ?? '', /New Session from Here: wrote .*; .* is unchanged/);
 
     await until(() => sessionEditorTab(forked) !== undefined, () => `the fork's editor is active (tabs: ${describeTabs()})`, 30_000);
@@ -74,5 +78,58 @@ describe('Export and fork (issue 13)', function () {
     await vscode.commands.executeCommand('sessionLoom.copyContext', vscode.Uri.file(file), leaf);
     const md = await vscode.env.clipboard.readText();
     assert.equal(md.split('\n').filter((l) => /^## \d+\. /.test(l)).length, doc.context(leaf).messages.length);
+  });
+
+  it('Compare with Leaf: a session and its fork line up, the first message after the shared ones on the same line', async () => {
+    assert.ok(forkedFile, 'the fork of the first test');
+    const doc = await openSessionDocument(file);
+    const fork = await openSessionDocument(forkedFile);
+    const shared = fork.context().messages.length;
+    const r = await vscode.commands.executeCommand<{ shared: number; left: vscode.Uri; right: vscode.Uri; divergenceLine: { left: number | null; right: number | null } }>(
+      'sessionLoom.compareWithLeaf',
+      vscode.Uri.file(forkedFile),
+      fork.tree.defaultLeafId,
+      { file, leafId: doc.tree.defaultLeafId },
+    );
+    assert.ok(r, 'compared');
+    assert.equal(r.shared, shared, `the fork made at ${forkedAt} shares all its ${shared} messages`);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff editor (tabs: ${describeTabs()})`);
+    assert.equal((tab.input as vscode.TabInputTextDiff).modified.toString(), r.right.toString());
+    const right = (await vscode.workspace.openTextDocument(r.right)).getText().split('\n');
+    const left = (await vscode.workspace.openTextDocument(r.left)).getText();
+    assert.ok(r.divergenceLine.right !== null);
+    assert.match(right[r.divergenceLine.right - 1]!, new RegExp(`^## ${shared + 1}\\. `), 'the first message the fork does not have');
+    assert.match(left, new RegExp(`^> … ${shared} shared messages`, 'm'));
+    assert.equal(r.divergenceLine.left, null, 'the fork has nothing after the shared messages');
+    if (harnessAvailable()) {
+      await until(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === r.right.toString()), 'the diff is shown', 20_000);
+      await screenshot('compare-with-leaf');
+    }
+  });
+
+  it('Open Diff on an edit tool call opens a native diff editor: its old text left, its new text right', async () => {
+    const doc = await openSessionDocument(file);
+    let found: { entryId: string; callId: string; oldText: string; newText: string } | undefined;
+    for (const e of doc.loaded.entries) {
+      const m = (e as { message?: { role?: string; content?: unknown } }).message;
+      if (m?.role !== 'assistant' || !Array.isArray(m.content)) continue;
+      const call = (m.content as { type?: string; name?: string; id?: string; arguments?: { oldText?: string; newText?: string } }[]).find((b) => b.type === 'toolCall' && b.name === 'edit');
+      if (call?.arguments?.oldText && call.arguments.newText && call.arguments.oldText.length < 30_000) {
+        found = { entryId: e.id, callId: call.id!, oldText: call.arguments.oldText, newText: call.arguments.newText };
+        break;
+      }
+    }
+    assert.ok(found, 'the fixture has an edit call');
+    const uris = await vscode.commands.executeCommand<vscode.Uri[]>('sessionLoom.openToolDiff', vscode.Uri.file(file), found.entryId, found.callId);
+    assert.ok(uris && uris.length === 2);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff editor (tabs: ${describeTabs()})`);
+    assert.equal((await vscode.workspace.openTextDocument(uris[0]!)).getText(), found.oldText);
+    assert.equal((await vscode.workspace.openTextDocument(uris[1]!)).getText(), found.newText);
+    if (harnessAvailable()) {
+      await until(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uris[1]!.toString()), 'the diff is shown', 20_000);
+      await screenshot('tool-call-diff');
+    }
   });
 });
