@@ -8,7 +8,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import { openSessionDocument } from '../../../src/core/formats/xcsh/document';
-import { frameEval, harnessAvailable, screenshot } from './harness';
+import { click, frameEval, harnessAvailable, screenshot } from './harness';
+import { chartPoints } from '../../../webview/chartData';
+import { openSessionModel } from '../../../src/core/engine/openModel';
+import { allMessages } from '../../../src/core/export/contextMarkdown';
 import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until } from './util';
 
 const sha = (p: string): string => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
@@ -131,5 +134,28 @@ describe('Export and fork (issue 13)', function () {
       await until(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uris[1]!.toString()), 'the diff is shown', 20_000);
       await screenshot('tool-call-diff');
     }
+  });
+
+  it('the context-size chart shows one point per turn of the branch; a click on a point shows its message', async function () {
+    if (!harnessAvailable()) return this.skip();
+    const model = await openSessionModel(file);
+    const info = await model.context(await model.defaultLeaf());
+    const msgs = await allMessages(model, info.leafId, info.messageCount);
+    const cut: Awaited<ReturnType<typeof model.cutEntries>> = [];
+    for (let s = 0; s < (info.compaction?.cutCount ?? 0); s += 500) cut.push(...(await model.cutEntries(info.leafId, s, 500)));
+    const points = chartPoints(info, msgs, cut);
+    model.dispose();
+    await closeAllEditors();
+    await vscode.commands.executeCommand('sessionLoom.openSession', vscode.Uri.file(file));
+    const chart = `${editorApp(file)} .sl-chart`;
+    await until(async () => (await frameEval<string | null>(chart, 'return el.dataset.points;', null, { timeoutMs: 30_000 }).catch(() => null)) === String(points.length), `a chart of ${points.length} points`, 60_000);
+    const target = points.filter((p) => p.messageIndex !== null)[3]!;
+    // a click on the chart where the point is (the nearest turn is taken)
+    const dot = `${editorApp(file)} .sl-chart-dot[data-message-index="${target.messageIndex}"]`;
+    const at = await frameEval<{ x: number; y: number }>(dot, 'const svg = el.ownerSVGElement.getBoundingClientRect(); return { x: svg.width * Number(el.getAttribute("cx")) / 600, y: svg.height / 2 };');
+    await click(`${editorApp(file)} .sl-chart-svg`, { position: at });
+    const row = `${editorApp(file)} .sl-msg[data-index="${target.messageIndex}"]`;
+    await until(async () => (await frameEval<boolean>(row, 'const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight;', null, { timeoutMs: 10_000 }).catch(() => false)), 'the message of the point is shown', 20_000);
+    await screenshot('context-chart');
   });
 });
