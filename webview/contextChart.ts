@@ -33,7 +33,7 @@ export function renderContextChart(points: readonly ChartPoint[], totals: readon
   const x = (i: number): number => pad + (points.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (points.length - 1));
   const y = (t: number): number => H - pad - (t / max) * (H - 2 * pad);
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'sl-chart-svg', role: 'img' });
-  chart.setAttribute('aria-label', l10n.t('Context size along this branch: {0} turns, at most {1} tokens', points.length, fmt(max)));
+  chart.setAttribute('aria-label', l10n.t('Context size along this branch, in tokens per turn: turns {0}, peak {1}', points.length, fmt(max)));
   chart.append(svg('polyline', { class: 'sl-chart-line', points: points.map((p, i) => `${x(i)},${y(p.tokens)}`).join(' '), fill: 'none', 'vector-effect': 'non-scaling-stroke' }));
   points.forEach((p, i) => {
     if (p.afterCompaction) chart.append(svg('line', { class: 'sl-chart-compaction', x1: x(i) - 0.5, x2: x(i) - 0.5, y1: 0, y2: H, 'vector-effect': 'non-scaling-stroke' }));
@@ -43,8 +43,8 @@ export function renderContextChart(points: readonly ChartPoint[], totals: readon
     const title = svg('title', {});
     title.textContent =
       p.messageIndex === null
-        ? l10n.t('{0} tokens in the context (entry {1}, cut by the compaction)', fmt(p.tokens), p.entryId)
-        : l10n.t('{0} tokens in the context at message #{1} (entry {2})', fmt(p.tokens), p.messageIndex + 1, p.entryId);
+        ? l10n.t('Context: {0} (entry {1}, cut by the compaction)', fmt(p.tokens), p.entryId)
+        : l10n.t('Context: {0} at message #{1} (entry {2})', fmt(p.tokens), p.messageIndex + 1, p.entryId);
     dot.append(title);
     if (p.messageIndex !== null) dot.setAttribute('data-message-index', String(p.messageIndex));
     chart.append(dot);
@@ -67,5 +67,5 @@ export function renderContextChart(points: readonly ChartPoint[], totals: readon
     { class: 'sl-chart-models' },
     ...totals.map((t) => h('span', { class: 'sl-chart-model' }, h('span', { class: 'sl-stat-label' }, t.model), ` ${l10n.t('in {0} · out {1} · ${2}', fmt(t.input), fmt(t.output), t.cost.toFixed(2))}`)),
   );
-  return h('div', { class: 'sl-chart', 'data-points': String(points.length) }, h('div', { class: 'sl-chart-title sl-muted' }, l10n.t('Context size per turn (max {0} tokens)', fmt(max))), chart, legend);
+  return h('div', { class: 'sl-chart', 'data-points': String(points.length) }, h('div', { class: 'sl-chart-title sl-muted' }, l10n.t('Context size per turn, in tokens (peak {0})', fmt(max))), chart, legend);
 }
