@@ -64,6 +64,9 @@ const builds = [
     target: 'es2022',
     loader: { '.css': 'css' },
   },
+  // The host of an exported HTML page (src/core/export/htmlExport.ts): a classic script that plays
+  // VS Code's part for the same webview bundle.
+  { ...common, entryPoints: { exportHost: 'webview/exportHost.ts' }, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
 // The integration suite is compiled only for development builds; it never ships.

@@ -156,7 +156,15 @@ export class BranchTree {
     const row = h(
       'div',
       // The tooltip lists facts (kind, id, time: data) joined by " · "; only the depth is worded.
-      { class: cls, role: 'treeitem', 'aria-selected': String(selected), 'data-entry-id': r.entryId, title: [r.kind, r.entryId, r.timestamp, r.depth > 0 ? l10n.t('branch depth {0}', r.depth) : null].filter(Boolean).join(' · ') },
+      {
+        class: cls,
+        role: 'treeitem',
+        'aria-selected': String(selected),
+        'data-entry-id': r.entryId,
+        // VS Code's webview context menu (package.json `webview/context`): the entry's commands.
+        'data-vscode-context': JSON.stringify({ webviewSection: 'entry', entryId: r.entryId, preventDefaultContextMenuItems: true }),
+        title: [r.kind, r.entryId, r.timestamp, r.depth > 0 ? l10n.t('branch depth {0}', r.depth) : null].filter(Boolean).join(' · '),
+      },
       h('span', { class: 'sl-indent', style: undefined }),
       r.forks ? h('span', { class: 'sl-fork', 'aria-hidden': 'true', title: l10n.t('A side branch starts here') }, '└') : null,
       icon(kindIcon(r.kind)),

@@ -10,6 +10,7 @@ import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
 import type { RowActions } from './messageRow';
 import { ContextPreview } from './preview';
+import { chartPoints, modelTotals, renderContextChart } from './contextChart';
 import { loadState, onHostMessage, post, request, saveState } from './rpc';
 
 const scriptStart = performance.now();
@@ -122,6 +123,27 @@ function nameLeaf(): void {
 }
 
 const headerSlot = h('div', { class: 'sl-header-slot' });
+const chartSlot = h('div', { class: 'sl-chart-slot' });
+
+/** Past this many messages the chart is left out: it would fetch the whole context for one line. */
+const CHART_MAX_MESSAGES = 20_000;
+let chartGeneration = 0;
+
+/** The context-size chart of the branch at `leafId` (contextChart.ts), fetched in windows. */
+async function drawChart(leafId: string | null): Promise<void> {
+  const gen = ++chartGeneration;
+  const info = await request('getContext', { leafId });
+  if (info.messageCount > CHART_MAX_MESSAGES) return void chartSlot.replaceChildren();
+  const windows = async (method: 'getMessages' | 'getCutEntries', n: number) => {
+    const out = [];
+    for (let start = 0; start < n; start += 500) out.push(...(await request(method, { leafId: info.leafId, start, count: Math.min(500, n - start) })).items);
+    return out;
+  };
+  const [msgs, cut] = await Promise.all([windows('getMessages', info.messageCount), windows('getCutEntries', Math.min(info.compaction?.cutCount ?? 0, CHART_MAX_MESSAGES))]);
+  if (gen !== chartGeneration) return;
+  const chart = renderContextChart(chartPoints(info, msgs, cut), modelTotals(msgs, cut), (index) => void preview.jumpToMessage(index).catch(showError));
+  chartSlot.replaceChildren(...(chart ? [chart] : []));
+}
 const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);
 
 async function selectLeaf(leafId: string | null, revealEntryId: string | null): Promise<void> {
@@ -129,6 +151,7 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
   app.dataset.state = 'loading';
   await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
   nameLeaf();
+  void drawChart(preview.leafId).catch(showError);
   app.dataset.state = 'ready';
   post({ type: 'selectionChanged', leafId: preview.leafId });
   persist();
@@ -145,7 +168,7 @@ onHostMessage((msg) => {
   switch (msg.type) {
     case 'init': {
       mountHeader(msg.summary);
-      app.replaceChildren(headerSlot, layout);
+      app.replaceChildren(headerSlot, chartSlot, layout);
       state.followDefault = msg.followDefault;
       const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
       const anchor = sameLeaf && state.anchorEntryId ? { entryId: state.anchorEntryId, offset: state.anchorOffset } : null;
@@ -155,6 +178,7 @@ onHostMessage((msg) => {
           nameLeaf();
           app.dataset.state = 'ready';
           persist();
+          void drawChart(preview.leafId).catch(showError);
         })
         .catch(showError);
       return;

@@ -99,6 +99,8 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
         argsPreview = oneLine(b.argsJson, 80);
       }
       const d = collapsible(key, actions, [icon('tools'), ' ', h('span', { class: 'sl-tool-name' }, b.name), h('span', { class: 'sl-preview' }, argsPreview), status], h('pre', { class: 'sl-pre sl-json' }, b.argsJson), `sl-fold sl-toolcall${b.resultIsError ? ' sl-is-error' : ''}`);
+      // VS Code's webview context menu (package.json `webview/context`): "Open Diff" for file edits.
+      d.setAttribute('data-vscode-context', JSON.stringify({ webviewSection: 'toolCall', toolName: b.name, entryId: m.entryId, callId: b.callId, preventDefaultContextMenuItems: true }));
       return d;
     }
     case 'image': {

@@ -4,6 +4,7 @@
 // (or doctor findings), 2 on bad usage.
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
+import { exportCommand, forkCommand, USAGE as SHARE } from './commands/share';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
 import { CliError, processIo, UsageError, type Io } from './util';
@@ -20,6 +21,8 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   migrate: migrateCommand,
   relabel: relabelCommand,
   title: titleCommand,
+  export: exportCommand,
+  fork: forkCommand,
 };
 
 export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi),\nand view deepseek-harness (dsh) logs read-only (raw, .jsonl.zstd, SQLite stores)
@@ -45,6 +48,13 @@ ${FIND.search}
     ${QUERY_HELP.replace(/\n/g, '\n    ')}
 ${FIND.history}
     the agent's prompt history (~/.xcsh/agent/history.db), newest first, read-only
+${SHARE.export}
+    the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump)
+    or as one self-contained HTML page that works offline (the whole tree, or --branch: the
+    path to the leaf only); stdout unless -o names a new file
+${SHARE.fork}
+    a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id,
+    parentSession = the source's id; the source is never written
 ${WRITE.migrate}
     rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
 ${WRITE.relabel}

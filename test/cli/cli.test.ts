@@ -67,7 +67,7 @@ const lines = (p: string): string[] => readFileSync(p, 'utf8').split('\n');
 test('--help lists every subcommand; no arguments is a usage error', () => {
   const r = cli('--help');
   assert.equal(r.code, 0);
-  for (const c of ['context', 'entries', 'tree', 'ls', 'doctor', 'migrate', 'relabel', 'title']) assert.match(r.stdout, new RegExp(`session-loom ${c}`));
+  for (const c of ['context', 'entries', 'tree', 'ls', 'doctor', 'migrate', 'relabel', 'title', 'export', 'fork']) assert.match(r.stdout, new RegExp(`session-loom ${c}`));
   assert.equal(cli().code, 2);
   const u = cli('frobnicate');
   assert.equal(u.code, 2);

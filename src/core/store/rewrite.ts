@@ -346,10 +346,19 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
   if (await fsp.stat(path).then(() => true, () => false)) throw new RewriteRefusedError('exists', path, 'the file already exists; a repair never overwrites');
   let text = JSON.stringify(header) + '\n';
   for (const e of entries) text += JSON.stringify(await prepareEntryForPersist(e, opts.blobs)) + '\n';
+  return writeNewSessionText(path, text, entries.length);
+}
+
+/**
+ * Writes prepared JSONL text (a header line, then entry lines) to a path that must not exist, as
+ * writeNewSessionFile does. For a fork, which copies its source's records byte for byte.
+ */
+export async function writeNewSessionText(path: string, text: string | Uint8Array, entryCount: number): Promise<RewriteResult> {
+  if (await fsp.stat(path).then(() => true, () => false)) throw new RewriteRefusedError('exists', path, 'the file already exists; a new session file never overwrites');
   const tmp = tempPathFor(path);
   let fh: fsp.FileHandle | null = await fsp.open(tmp, 'wx');
   try {
-    await fh.write(text);
+    await (typeof text === 'string' ? fh.write(text) : fh.write(text));
     await fh.sync();
     await fh.close();
     fh = null;
@@ -365,5 +374,5 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
     await fh?.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
   }
-  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entries.length, carriedBytes: 0 });
+  return finish(path, null, { copied: 0, edited: 0, reserialised: 0, appended: entryCount, carriedBytes: 0 });
 }

@@ -11,6 +11,7 @@ import {
 } from '../../protocol/messages';
 import { migrateSession, openRawJsonl, revealInSessions } from './editorCommands';
 import type { SessionDocument } from './sessionDocument';
+import { trackEditor } from './editorSelection';
 
 export interface PanelHooks {
   /** A leaf selection waiting for a new editor of this document (previewContextAt opening it). */
@@ -24,6 +25,8 @@ export class EditorPanel implements vscode.Disposable {
   private readonly queued: HostToWebview[] = [];
   /** A leaf chosen while the webview was gone (hidden, or not loaded yet): it wins over the restored one. */
   private pendingLeaf: { leafId: string; revealEntryId: string | null } | undefined;
+  /** The leaf the webview shows, for the commands that act on it (editorSelection.ts). */
+  private shownLeaf: string | null = null;
 
   constructor(
     readonly document: SessionDocument,
@@ -39,6 +42,7 @@ export class EditorPanel implements vscode.Disposable {
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.ready = false;
       }),
+      trackEditor({ uri: document.uri, panel, leafId: () => this.shownLeaf, model: async () => (await document.loaded()).model }),
     );
   }
 
@@ -81,6 +85,7 @@ export class EditorPanel implements vscode.Disposable {
         return;
       }
       case 'selectionChanged':
+        this.shownLeaf = msg.leafId;
         return;
       case 'request':
         await this.answer(msg);

@@ -7,6 +7,8 @@ import { SearchIndexClient } from '../search/indexClient';
 import { prompts, type Prompts } from '../commands/prompts';
 import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
+import { registerShareCommands } from '../share/shareCommands';
+import { registerCompareCommands } from '../share/compareCommands';
 import type { LoomNode } from './nodes';
 import { SessionsTreeProvider } from './sessionsTreeProvider';
 
@@ -36,6 +38,8 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
     provider.attach(treeView),
     registerViewCommands(provider),
     registerWriteCommands(provider),
+    registerShareCommands(provider, context.extensionUri),
+    registerCompareCommands(provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),

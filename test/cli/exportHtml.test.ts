@@ -1,0 +1,140 @@
+// `session-loom export --format html` opened in Chromium (issue 13): the page is the session
+// editor's own webview over a static host. It shows, for a chosen leaf, as many messages as
+// `session-loom context` prints; the XSS sample stays inert; and no request leaves the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT, fixture } from '../helpers/fixtures';
+
+const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+const CHROMIUM = process.env.SESSION_LOOM_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+let work: string;
+let browser: Browser | undefined;
+
+before(async () => {
+  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  work = mkdtempSync(join(tmpdir(), 'sl-html-'));
+  if (existsSync(CHROMIUM)) {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  }
+});
+after(async () => {
+  await browser?.close();
+});
+
+function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: work }, maxBuffer: 512 << 20, timeout: 180_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function exportHtml(src: string, ...args: string[]): string {
+  const dir = join(work, String(Math.random()).slice(2));
+  mkdirSync(dir);
+  const p = join(dir, basename(src));
+  copyFileSync(src, p);
+  const out = join(dir, 'export.html');
+  const r = cli('export', p, '--format', 'html', '-o', out, ...args);
+  assert.equal(r.code, 0, r.stderr);
+  return out;
+}
+
+/** Opens the page, recording every request that is not the page itself. */
+async function open(file: string, hash = ''): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  const self = pathToFileURL(file).href;
+  page.on('request', (r) => {
+    if (r.url().split('#')[0] !== self) requests.push(r.url().slice(0, 120));
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(self + hash);
+  await page.waitForSelector('#app[data-state="ready"] [data-message-count]', { timeout: 60_000 });
+  return { page, requests, errors };
+}
+
+test('the exported page shows the message count `session-loom context` prints, at a #leaf= deep link too, with no request made', { timeout: 300_000 }, async (t) => {
+  if (!browser) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const src = fixture('upstream-full', 'pi-before-compaction.jsonl');
+  const out = exportHtml(src);
+  const html = readFileSync(out, 'utf8');
+  assert.doesNotMatch(html, /<(script|link|img)[^>]+(src|href)="(https?:)?\/\//i, 'nothing is loaded from elsewhere');
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+
+  const { page, requests, errors } = await open(out);
+  const def = JSON.parse(cli('context', src).stdout) as { messages: unknown[]; leafId: string };
+  assert.equal(await page.getAttribute('[data-message-count]', 'data-message-count'), String(def.messages.length));
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'export-html-default-leaf.png') });
+
+  // an entry three quarters down the path: a deep link, and then a click on its row in the tree
+  const tree = JSON.parse(cli('tree', src, '--json').stdout) as { roots: { entries: { id: string; type: string }[] }[] };
+  const line = tree.roots[0]!.entries.filter((e) => e.type === 'message');
+  const chosen = line[Math.floor(line.length * 0.3)]!.id;
+  const atChosen = JSON.parse(cli('context', src, '--leaf', chosen).stdout) as { messages: unknown[] };
+  assert.notEqual(atChosen.messages.length, def.messages.length);
+  const linked = await open(out, `#leaf=${chosen}`);
+  await linked.page.waitForSelector(`[data-message-count][data-leaf-id="${chosen}"]`, { timeout: 30_000 });
+  assert.equal(await linked.page.getAttribute('[data-message-count]', 'data-message-count'), String(atChosen.messages.length));
+  await linked.page.screenshot({ path: join(SCREENSHOTS, 'export-html-deep-link.png') });
+
+  // clicking the default leaf's row selects it and the address follows (#leaf=…)
+  await linked.page.click(`.sl-tree-row[data-entry-id="${def.leafId}"]`, { timeout: 30_000 }).catch(async () => {
+    // the row may be scrolled away in a long list: select it through the address instead
+    await linked.page.evaluate(`location.hash = ${JSON.stringify(`#leaf=${def.leafId}`)}`);
+  });
+  await linked.page.waitForSelector(`[data-message-count][data-leaf-id="${def.leafId}"]`, { timeout: 30_000 });
+  assert.equal(await linked.page.getAttribute('[data-message-count]', 'data-message-count'), String(def.messages.length));
+
+  assert.deepEqual(requests, [], 'no network request');
+  assert.deepEqual(linked.requests, [], 'no network request');
+  assert.deepEqual([...errors, ...linked.errors], []);
+});
+
+test('the XSS sample exports inert: no script runs, no data-xss attribute, no request', { timeout: 180_000 }, async (t) => {
+  if (!browser) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const src = join(REPO_ROOT, 'samples', 'sessions', '--demo-xss--', '2026-03-02T10-00-00-000Z_5d1e0c0ffee0dead.jsonl');
+  const out = exportHtml(src);
+  const { page, requests } = await open(out);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const ctx = JSON.parse(cli('context', src).stdout) as { messages: unknown[] };
+  assert.equal(await page.getAttribute('[data-message-count]', 'data-message-count'), String(ctx.messages.length));
+  // open every fold (thinking, tool calls, summaries) so every renderer has run
+  await page.evaluate(`for (const d of document.querySelectorAll('details')) d.open = true;`);
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(`document.body.getAttribute('data-xss')`), null);
+  assert.equal(await page.evaluate(`document.documentElement.getAttribute('data-xss')`), null);
+  const text = await page.evaluate<string>(`document.body.innerText`);
+  assert.match(text, /<script>document\.body\.setAttribute/, 'the markup is shown as text');
+  await page.screenshot({ path: join(SCREENSHOTS, 'export-html-xss.png') });
+  assert.deepEqual(requests, []);
+  assert.deepEqual(dialogs, []);
+});
+
+test('--branch exports the path to the leaf only', { timeout: 180_000 }, async () => {
+  const src = fixture('upstream-full', 'pi-session.jsonl');
+  const tree = JSON.parse(cli('tree', src, '--json').stdout) as { roots: { entries: { id: string }[] }[] };
+  const leaf = tree.roots[0]!.entries[99]!.id;
+  const out = exportHtml(src, '--branch', '--leaf', leaf);
+  const m = /<script type="application\/json" id="session-loom-export">(.*?)<\/script>/s.exec(readFileSync(out, 'utf8'));
+  const data = JSON.parse(m![1]!) as { scope: string; selectLeafId: string; trees: { all: { entryId: string }[] }; contexts: Record<string, unknown> };
+  assert.equal(data.scope, 'branch');
+  assert.equal(data.selectLeafId, leaf);
+  assert.deepEqual(
+    data.trees.all.map((r) => r.entryId),
+    tree.roots[0]!.entries.slice(0, 100).map((e) => e.id),
+    'the root → leaf path (this session is one line up to there)',
+  );
+  assert.equal(Object.keys(data.contexts).length, 100, 'a context for every entry of the path');
+});
