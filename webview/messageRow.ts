@@ -199,6 +199,11 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
   );
   const body = h('div', { class: 'sl-msg-body' });
   m.blocks.forEach((b, i) => body.append(renderBlock(m, b, i, actions)));
+  // VS Code's webview context menu (package.json `webview/context`): "Open Output" (the whole
+  // output as a document), and "Open Diff" when the result belongs to a file edit.
+  if (m.toolResult || m.blocks.some((b) => b.kind === 'exec')) {
+    body.setAttribute('data-vscode-context', JSON.stringify({ webviewSection: 'toolOutput', toolName: m.toolResult?.toolName ?? '', entryId: m.entryId, preventDefaultContextMenuItems: true }));
+  }
   if (m.usage) {
     const u = m.usage;
     const [input, output, cacheRead, cacheWrite] = [formatTokens(u.input), formatTokens(u.output), formatTokens(u.cacheRead), formatTokens(u.cacheWrite)];

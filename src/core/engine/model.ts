@@ -48,6 +48,12 @@ export interface SessionModel {
   locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }>;
   image(entryId: string, blockIndex: number): Promise<ImageResult>;
   refresh(): Promise<RefreshOutcome>;
+  /**
+   * The entry or event as the session holds it (parsed, migrated in memory, never clipped): what
+   * a view needs beyond the display windows, e.g. a tool result's full output or its
+   * `details.diff`. Null for an unknown id.
+   */
+  rawEntry?(entryId: string): Promise<unknown>;
   dispose(): void;
 }
 

@@ -2,15 +2,17 @@
 // virtual documents (a TextDocumentContentProvider never writes anything):
 // - Compare: the Markdown of two contexts (src/core/compare/compareContexts.ts), the shared
 //   prefix folded into one line on both sides so the first divergent message lines up;
-// - Open Diff: an `edit` tool call's old and new text (or a `write`'s content against nothing),
-//   named after the file so the editor picks its language.
+// - Open Diff: an `edit` tool call's old and new text (or a `write`'s content against nothing, or
+//   the `details.diff` its result carries), named after the file so the editor picks its language;
+// - Open Output: a tool's whole output as a read-only document, its language from the command.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { compareLeaves } from '../../core/compare/compareContexts';
 import { toolCallDiff } from '../../core/compare/toolDiff';
+import { outputDocName, resultDiff } from '../../core/compare/toolOutput';
 import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
-import type { Block } from '../../protocol/messages';
+import type { Block, MessageView } from '../../protocol/messages';
 import { activeEditor, editorOf } from '../editor/editorSelection';
 import { prompts } from '../commands/prompts';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
@@ -110,38 +112,123 @@ export async function compareWithLeaf(provider: SessionsTreeProvider, docs: Virt
 
 type ToolCallBlock = Extract<Block, { kind: 'toolCall' }>;
 
-/** Opens the diff of an `edit`/`write` tool call: (file, entryId, callId), or a right click on the call in the editor. */
-export async function openToolDiff(docs: VirtualDocs, arg?: unknown, entryArg?: unknown, callArg?: unknown): Promise<vscode.Uri[] | undefined> {
-  let file: string | undefined;
-  let entryId: string | undefined;
-  let callId: string | undefined;
+/** The file, entry and call a command was given: (file, entryId, callId), or a right click in the editor. */
+function toolTarget(arg?: unknown, entryArg?: unknown, callArg?: unknown): { file?: string; entryId?: string; callId?: string } {
   if (arg instanceof vscode.Uri || typeof arg === 'string') {
-    file = arg instanceof vscode.Uri ? arg.fsPath : arg;
-    entryId = typeof entryArg === 'string' ? entryArg : undefined;
-    callId = typeof callArg === 'string' ? callArg : undefined;
-  } else if (arg && typeof arg === 'object') {
-    const ctx = arg as { entryId?: unknown; callId?: unknown };
-    file = activeEditor()?.uri.fsPath;
-    entryId = typeof ctx.entryId === 'string' ? ctx.entryId : undefined;
-    callId = typeof ctx.callId === 'string' ? ctx.callId : undefined;
+    return {
+      file: arg instanceof vscode.Uri ? arg.fsPath : arg,
+      ...(typeof entryArg === 'string' ? { entryId: entryArg } : {}),
+      ...(typeof callArg === 'string' ? { callId: callArg } : {}),
+    };
   }
+  if (arg && typeof arg === 'object') {
+    const ctx = arg as { entryId?: unknown; callId?: unknown };
+    const file = activeEditor()?.uri.fsPath;
+    return { ...(file ? { file } : {}), ...(typeof ctx.entryId === 'string' ? { entryId: ctx.entryId } : {}), ...(typeof ctx.callId === 'string' ? { callId: ctx.callId } : {}) };
+  }
+  return {};
+}
+
+/** The message an entry contributes, in the context at that entry (it is the last one there). */
+async function messageAt(model: SessionModel, entryId: string): Promise<{ m: MessageView; leafId: string | null } | undefined> {
+  const info = await model.context(entryId);
+  const at = await model.locate(info.leafId, entryId);
+  if (at.messageIndex === null) return undefined;
+  const [m] = await model.messages(info.leafId, at.messageIndex, 1);
+  return m ? { m, leafId: info.leafId } : undefined;
+}
+
+/** The `details.diff` a stored tool result carries, if any. */
+function detailsDiff(raw: unknown): string | null {
+  const d = (raw as { message?: { details?: { diff?: unknown } } } | null)?.message?.details?.diff;
+  return typeof d === 'string' ? d : null;
+}
+
+/** A stored entry's whole text output (the display blocks are clipped): tool result text, or a run's output. */
+function fullOutput(raw: unknown): string | null {
+  const msg = (raw as { message?: { content?: unknown; output?: unknown } } | null)?.message;
+  if (!msg) return null;
+  if (typeof msg.output === 'string') return msg.output;
+  if (typeof msg.content === 'string') return msg.content;
+  if (Array.isArray(msg.content)) {
+    const texts = msg.content.filter((b): b is { type: 'text'; text: string } => (b as { type?: unknown })?.type === 'text' && typeof (b as { text?: unknown }).text === 'string').map((b) => b.text);
+    return texts.length > 0 ? texts.join('\n') : null;
+  }
+  return null;
+}
+
+/**
+ * Opens the diff of a file-editing tool call in VS Code's diff editor: from the call's arguments
+ * (`edit`, `write`), else from the `details.diff` its result carries. Given the call's entry and
+ * call id, or the result's entry (a right click on either in the editor).
+ */
+export async function openToolDiff(docs: VirtualDocs, arg?: unknown, entryArg?: unknown, callArg?: unknown): Promise<vscode.Uri[] | undefined> {
+  const { file, entryId, callId } = toolTarget(arg, entryArg, callArg);
   if (!file || !entryId) return void prompts.error(vscode.l10n.t('Open Diff: right-click an edit or write tool call in the session editor.'));
-  const call = await withModel(file, async (model): Promise<ToolCallBlock | undefined> => {
-    // the message of the entry, in the context at that entry (it is the last message there)
-    const info = await model.context(entryId!);
-    const at = await model.locate(info.leafId, entryId!);
-    if (at.messageIndex === null) return undefined;
-    const [m] = await model.messages(info.leafId, at.messageIndex, 1);
-    const calls = (m?.blocks ?? []).filter((b): b is ToolCallBlock => b.kind === 'toolCall');
-    return calls.find((b) => b.callId === callId) ?? calls.find((b) => toolCallDiff(b.name, safeArgs(b.argsJson)) !== null);
+  const found = await withModel(file, async (model) => {
+    const at = await messageAt(model, entryId);
+    if (!at) return undefined;
+    let call: ToolCallBlock | undefined;
+    let resultEntry: string | undefined;
+    if (at.m.toolResult) {
+      resultEntry = entryId;
+      const { callIndex, callId: id } = at.m.toolResult;
+      const [c] = callIndex === null ? [] : await model.messages(at.leafId, callIndex, 1);
+      call = c?.blocks.find((b): b is ToolCallBlock => b.kind === 'toolCall' && b.callId === id);
+    } else {
+      const calls = at.m.blocks.filter((b): b is ToolCallBlock => b.kind === 'toolCall');
+      call = calls.find((b) => b.callId === callId) ?? calls.find((b) => toolCallDiff(b.name, safeArgs(b.argsJson)) !== null) ?? calls[0];
+      const [r] = call?.resultIndex == null ? [] : await model.messages(at.leafId, call.resultIndex, 1);
+      resultEntry = r?.entryId;
+    }
+    const fromArgs = call ? toolCallDiff(call.name, safeArgs(call.argsJson)) : null;
+    if (fromArgs) return { ...fromArgs, tool: call!.name };
+    const carried = resultEntry && model.rawEntry ? detailsDiff(await model.rawEntry(resultEntry)) : null;
+    const sides = carried ? resultDiff(carried) : null;
+    if (!sides) return undefined;
+    const args = call ? safeArgs(call.argsJson) : {};
+    const path0 = ['path', 'file_path', 'filePath', 'file'].map((k) => args[k]).find((v): v is string => typeof v === 'string');
+    return { file: path0 ?? 'file', ...sides, tool: call?.name ?? at.m.toolResult?.toolName ?? 'tool' };
   });
-  const diff = call ? toolCallDiff(call.name, safeArgs(call.argsJson)) : null;
-  if (!call || !diff) return void prompts.error(vscode.l10n.t('Open Diff: this tool call edits no file (only edit and write calls have a diff).'));
-  const name = path.basename(diff.file) || 'file';
-  const before = docs.add(`before/${name}`, diff.before);
-  const after = docs.add(`after/${name}`, diff.after);
-  await vscode.commands.executeCommand('vscode.diff', before, after, vscode.l10n.t('{0} ({1}: before ↔ after)', name, call.name), { preview: true });
+  if (!found) return void prompts.error(vscode.l10n.t('Open Diff: this tool call edits no file (only edit and write calls have a diff).'));
+  const name = path.basename(found.file) || 'file';
+  const before = docs.add(`before/${name}`, found.before);
+  const after = docs.add(`after/${name}`, found.after);
+  await vscode.commands.executeCommand('vscode.diff', before, after, vscode.l10n.t('{0} ({1}: before ↔ after)', name, found.tool), { preview: true });
   return [before, after];
+}
+
+/**
+ * Opens a tool's output (a tool result, or a bash/python run) as a read-only document, whole (the
+ * editor's rows clip long outputs), named so VS Code picks the language from what the tool was
+ * asked: the file a `read` showed, a diff for `git diff`, else a log.
+ */
+export async function openToolOutput(docs: VirtualDocs, arg?: unknown, entryArg?: unknown): Promise<vscode.Uri | undefined> {
+  const { file, entryId } = toolTarget(arg, entryArg);
+  if (!file || !entryId) return void prompts.error(vscode.l10n.t('Open Output: right-click a tool result in the session editor.'));
+  const found = await withModel(file, async (model) => {
+    const at = await messageAt(model, entryId);
+    if (!at) return undefined;
+    const exec = at.m.blocks.find((b): b is Extract<Block, { kind: 'exec' }> => b.kind === 'exec');
+    if (!at.m.toolResult && !exec) return undefined;
+    let toolName = at.m.toolResult?.toolName ?? null;
+    let args: Record<string, unknown> | null = null;
+    if (at.m.toolResult && at.m.toolResult.callIndex !== null) {
+      const [c] = await model.messages(at.leafId, at.m.toolResult.callIndex, 1);
+      const call = c?.blocks.find((b): b is ToolCallBlock => b.kind === 'toolCall' && b.callId === at.m.toolResult!.callId);
+      if (call) {
+        toolName = call.name;
+        args = safeArgs(call.argsJson);
+      }
+    }
+    const shown = at.m.blocks.map((b) => (b.kind === 'text' || b.kind === 'markdown' ? b.text : b.kind === 'exec' ? b.output : '')).filter((t) => t !== '').join('\n');
+    const whole = model.rawEntry ? fullOutput(await model.rawEntry(entryId)) : null;
+    return { name: outputDocName(toolName, args, exec?.command ?? null), text: whole ?? shown };
+  });
+  if (!found) return void prompts.error(vscode.l10n.t('Open Output: this entry is no tool result or command run.'));
+  const uri = docs.add(`output/${found.name}`, found.text);
+  await vscode.window.showTextDocument(uri, { preview: true });
+  return uri;
 }
 
 function safeArgs(json: string): Record<string, unknown> {
@@ -169,5 +256,6 @@ export function registerCompareCommands(provider: SessionsTreeProvider): vscode.
     vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, docs),
     vscode.commands.registerCommand('sessionLoom.compareWithLeaf', run((a?: unknown, b?: unknown, c?: unknown) => compareWithLeaf(provider, docs, a, b, c))),
     vscode.commands.registerCommand('sessionLoom.openToolDiff', run((a?: unknown, b?: unknown, c?: unknown) => openToolDiff(docs, a, b, c))),
+    vscode.commands.registerCommand('sessionLoom.openToolOutput', run((a?: unknown, b?: unknown) => openToolOutput(docs, a, b))),
   );
 }

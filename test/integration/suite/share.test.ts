@@ -136,6 +136,57 @@ describe('Export and fork (issue 13)', function () {
     }
   });
 
+  it('Open Diff on an edit whose result carries details.diff (the agent writes a patch, not old/new text): the changed lines in a native diff editor', async () => {
+    const dir = path.join(os.homedir(), '.xcsh', 'agent', 'sessions', '--work-loom-share--');
+    const real = path.join(dir, '2026-02-01T11-00-00-000Z_share0000000002.jsonl');
+    fs.copyFileSync(path.join(fixtures, 'real-v3', 'gjc-04-awesome-agent-ide.jsonl'), real);
+    fs.chmodSync(real, 0o644);
+    const doc = await openSessionDocument(real);
+    const result = doc.loaded.entries.find((e) => typeof (e as { message?: { details?: { diff?: unknown } } }).message?.details?.diff === 'string')!;
+    const diff = (result as unknown as { message: { details: { diff: string } } }).message.details.diff;
+    const uris = await vscode.commands.executeCommand<vscode.Uri[]>('sessionLoom.openToolDiff', vscode.Uri.file(real), result.id);
+    assert.ok(uris && uris.length === 2);
+    assert.ok(vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, `a diff editor (tabs: ${describeTabs()})`);
+    const left = (await vscode.workspace.openTextDocument(uris[0]!)).getText().split('\n');
+    const right = (await vscode.workspace.openTextDocument(uris[1]!)).getText().split('\n');
+    const lines = diff.split('\n').map((l) => /^([ +-])\s*\d+\|(.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null && m[2] !== '...');
+    for (const m of lines) {
+      if (m[1] !== '+') assert.ok(left.includes(m[2]!), `left has ${m[2]}`);
+      if (m[1] !== '-') assert.ok(right.includes(m[2]!), `right has ${m[2]}`);
+    }
+    assert.notEqual(left.join('\n'), right.join('\n'));
+    if (harnessAvailable()) {
+      await until(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === uris[1]!.toString()), 'the diff is shown', 20_000);
+      await screenshot('tool-result-diff');
+    }
+  });
+
+  it('Open Output shows a tool result whole in a read-only document whose language follows the tool: a read of a .md file is Markdown, a bash run a log', async () => {
+    const real = path.join(os.homedir(), '.xcsh', 'agent', 'sessions', '--work-loom-share--', '2026-02-01T11-00-00-000Z_share0000000002.jsonl');
+    const doc = await openSessionDocument(real);
+    type Msg = { role?: string; toolName?: string; toolCallId?: string; content?: { type?: string; text?: string; name?: string; id?: string; arguments?: { path?: string } }[] };
+    const msgs = doc.loaded.entries.map((e) => ({ id: e.id, m: (e as { message?: Msg }).message }));
+    const readPaths = new Map<string, string>();
+    for (const { m } of msgs) for (const b of m?.role === 'assistant' ? (m.content ?? []) : []) if (b.type === 'toolCall' && b.name === 'read' && b.arguments?.path) readPaths.set(b.id!, b.arguments.path);
+    const text = (m: Msg): string => (m.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    const read = msgs.find(({ m }) => m?.role === 'toolResult' && m.toolName === 'read' && /\.md$/.test(readPaths.get(m.toolCallId ?? '') ?? ''))!;
+    // the longest bash output: the one a user would open in an editor of its own
+    const bash = msgs.filter(({ m }) => m?.role === 'toolResult' && m.toolName === 'bash').sort((a, b) => text(b.m!).length - text(a.m!).length)[0]!;
+    assert.ok(read && bash, 'the fixture has a read of a .md file and a bash result');
+    for (const [entry, language] of [
+      [read, 'markdown'],
+      [bash, 'log'],
+    ] as const) {
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('sessionLoom.openToolOutput', vscode.Uri.file(real), entry.id);
+      assert.ok(uri, 'a document opened');
+      const opened = await vscode.workspace.openTextDocument(uri);
+      assert.equal(opened.getText(), text(entry.m!), 'the whole output, not the clipped row');
+      assert.equal(opened.languageId, language);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
+    }
+    if (harnessAvailable()) await screenshot('tool-output-document');
+  });
+
   it('the context-size chart shows one point per turn of the branch; a click on a point shows its message', async function () {
     if (!harnessAvailable()) return this.skip();
     const model = await openSessionModel(file);

@@ -193,6 +193,9 @@ class RemoteSessionModel implements SessionModel {
   image(entryId: string, blockIndex: number): Promise<ImageResult> {
     return this.#call('image', entryId, blockIndex);
   }
+  rawEntry(entryId: string): Promise<unknown> {
+    return this.#call('rawEntry', entryId);
+  }
   async refresh(): Promise<RefreshOutcome> {
     const r = await this.#call<RefreshOutcome>('refresh');
     // The model may be shared with another holder that refreshed it first: what is new to this

@@ -28,7 +28,7 @@ export interface Opened {
 }
 
 /** What the host may call on an opened model: the SessionModel's questions, nothing else. */
-export const MODEL_METHODS = ['summary', 'has', 'defaultLeaf', 'tree', 'context', 'messages', 'cutEntries', 'locate', 'image', 'refresh'] as const;
+export const MODEL_METHODS = ['summary', 'has', 'defaultLeaf', 'tree', 'context', 'messages', 'cutEntries', 'locate', 'image', 'refresh', 'rawEntry'] as const;
 export type ModelMethod = (typeof MODEL_METHODS)[number];
 
 export interface CallParams {
@@ -98,8 +98,9 @@ export class ModelRegistry {
     if (!slot) throw new Error(`no open session with handle ${p.handle}`);
     if (!(MODEL_METHODS as readonly string[]).includes(p.method)) throw new Error(`not a session model method: ${String(p.method)}`);
     const model = await slot.model;
-    const fn = model[p.method] as (...a: unknown[]) => Promise<unknown>;
-    return fn.apply(model, p.args);
+    const fn = model[p.method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+    // An optional method a format does not have answers null (e.g. rawEntry of a dsh log).
+    return fn ? fn.apply(model, p.args) : null;
   }
 
   release(handle: number): void {

@@ -52,6 +52,10 @@ export class XcshModel implements SessionModel {
     return this.#snap.summary;
   }
 
+  async rawEntry(entryId: string): Promise<unknown> {
+    return this.#snap.index.get(entryId) ?? null;
+  }
+
   async has(nodeId: string): Promise<boolean> {
     return this.#snap.index.has(nodeId);
   }
