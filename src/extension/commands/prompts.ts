@@ -23,3 +23,15 @@ export const prompts: Prompts = {
 
 /** The button of a refused write that retries it (a function: l10n.t runs after activation). */
 export const writeAnyway = (): string => vscode.l10n.t('Write anyway');
+
+/** A command body whose failure is shown as one error message (not an unhandled rejection). */
+export function reportingErrors<A extends unknown[]>(fn: (...a: A) => Promise<unknown>): (...a: A) => Promise<unknown> {
+  return async (...a: A) => {
+    try {
+      return await fn(...a);
+    } catch (err) {
+      prompts.error(vscode.l10n.t('Session Loom: {0}', err instanceof Error ? err.message : String(err)));
+      return undefined;
+    }
+  };
+}

@@ -18,7 +18,7 @@ import { buildTreeIndex } from '../../core/tree/tree';
 import { entryPreview, roleOf } from '../../core/tree/treeView';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { assertWritable, guardedWrite, liveWindowFor, noteOwnWrite, requireTrust } from './guardedWrite';
-import { prompts } from './prompts';
+import { prompts, reportingErrors } from './prompts';
 import { revealAndSelect } from './viewCommands';
 import { targetEntry, targetFiles } from './targets';
 
@@ -317,16 +317,7 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
 }
 
 export function registerWriteCommands(provider: SessionsTreeProvider): vscode.Disposable {
-  const run =
-    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
-    async (...a: A) => {
-      try {
-        return await fn(...a);
-      } catch (err) {
-        prompts.error(vscode.l10n.t('Session Loom: {0}', err instanceof Error ? err.message : String(err)));
-        return undefined;
-      }
-    };
+  const run = reportingErrors;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('sessionLoom.relabelEntry', run((a?: unknown, b?: unknown) => relabelEntry(provider, a, b))),
     vscode.commands.registerCommand('sessionLoom.setSessionTitle', run((a?: unknown) => setSessionTitle(provider, a))),

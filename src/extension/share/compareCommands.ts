@@ -14,7 +14,7 @@ import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
 import type { Block, MessageView } from '../../protocol/messages';
 import { activeEditor, editorOf } from '../editor/editorSelection';
-import { prompts } from '../commands/prompts';
+import { prompts, reportingErrors } from '../commands/prompts';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { shareTarget } from './shareCommands';
 
@@ -242,16 +242,7 @@ function safeArgs(json: string): Record<string, unknown> {
 
 export function registerCompareCommands(provider: SessionsTreeProvider): vscode.Disposable {
   const docs = new VirtualDocs();
-  const run =
-    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
-    async (...a: A) => {
-      try {
-        return await fn(...a);
-      } catch (err) {
-        prompts.error(vscode.l10n.t('Session Loom: {0}', err instanceof Error ? err.message : String(err)));
-        return undefined;
-      }
-    };
+  const run = reportingErrors;
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, docs),
     vscode.commands.registerCommand('sessionLoom.compareWithLeaf', run((a?: unknown, b?: unknown, c?: unknown) => compareWithLeaf(provider, docs, a, b, c))),

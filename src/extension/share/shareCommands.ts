@@ -14,7 +14,7 @@ import { RewriteRefusedError } from '../../core/store/rewrite';
 import { activeEditor, editorOf } from '../editor/editorSelection';
 import { isLoomNode, targetFiles } from '../commands/targets';
 import { noteOwnWrite, requireTrust } from '../commands/guardedWrite';
-import { prompts } from '../commands/prompts';
+import { prompts, reportingErrors } from '../commands/prompts';
 import { revealAndSelect } from '../commands/viewCommands';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 
@@ -171,16 +171,7 @@ export async function newSessionFromHere(provider: SessionsTreeProvider, arg?: u
 }
 
 export function registerShareCommands(provider: SessionsTreeProvider, extensionUri: vscode.Uri): vscode.Disposable {
-  const run =
-    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
-    async (...a: A) => {
-      try {
-        return await fn(...a);
-      } catch (err) {
-        prompts.error(vscode.l10n.t('Session Loom: {0}', err instanceof Error ? err.message : String(err)));
-        return undefined;
-      }
-    };
+  const run = reportingErrors;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('sessionLoom.copyContext', run((a?: unknown, b?: unknown) => copyContext(provider, a, b))),
     vscode.commands.registerCommand('sessionLoom.exportContextMarkdown', run((a?: unknown, b?: unknown) => exportContextMarkdown(provider, a, b))),
