@@ -55,7 +55,6 @@ export function appendToTree(s: TreeState, entries: readonly SessionEntry[], ent
   const n = entries.length;
   if (n < from) return false;
   s.entries = entries;
-  s.idx.entries = entries;
   s.lines = entryLines;
   if (n === from) return true;
   ensureCapacity(s, n);
@@ -80,7 +79,7 @@ export function appendToTree(s: TreeState, entries: readonly SessionEntry[], ent
     const pid = parentIdOf(e);
     if (pid !== null) {
       const p = s.idx.get(pid);
-      if (p === -1) missingParent(s, e, i, pid);
+      if (p === -1) missingParent(s, i, pid);
       else if (p >= i) return false; // self or forward link: may close a cycle
       else parent[i] = p;
     }

@@ -25,18 +25,20 @@ export class XcshModel implements SessionModel {
     private readonly doc: SessionDocument,
     private readonly blobs: BlobStore,
     l10nT: Translate,
+    revision: number,
   ) {
     this.#l10nT = l10nT;
-    this.#revision = 1;
+    this.#revision = revision;
     this.#snap = snapshotOfDocument(path, doc, blobs, this.#revision, performance.now());
     this.#windows = new ContextWindows(this.#snap);
   }
 
-  static async open(path: string, opts: ModelOptions = {}): Promise<XcshModel> {
+  /** `revision`: where the summary's revision starts (a lazy model handing over to this one goes on counting). */
+  static async open(path: string, opts: ModelOptions = {}, revision = 1): Promise<XcshModel> {
     // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
     // missing blob shows its placeholder where it is used.
     const doc = await openSessionDocument(path);
-    return new XcshModel(path, doc, new BlobStore(opts.blobDir || defaultBlobDir()), opts.l10nT ?? english);
+    return new XcshModel(path, doc, new BlobStore(opts.blobDir || defaultBlobDir()), opts.l10nT ?? english, revision);
   }
 
   /** The document behind the model (for the xcsh-only write commands and the CLI). */

@@ -1,0 +1,302 @@
+// The lazy xcsh model (issue 11) answers exactly as the eager one: on the real fixtures (made v3
+// by the migration the CLI runs, or given the v3 header they lack), the bench's generated
+// sessions, and property-generated v3 files with every damage the reader tolerates. Files outside
+// its scope fall back; a file that changes under it is detected, never misread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, chmodSync, copyFileSync, mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { FileChangedError } from '../../src/core/engine/xcsh/lazy/bodyReader';
+import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
+import { openSessionModel } from '../../src/core/engine/openModel';
+import { CancelledError } from '../../src/core/engine/rpc';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { rewriteSessionFile } from '../../src/core/store/rewrite';
+import { generateSession } from '../../bench/generate';
+import { fixtureFiles } from '../helpers/fixtures';
+import { assertSameAnswers } from '../helpers/modelParity';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-lazy-'));
+
+/** Some leaves, some inner entries, the deepest leaf, the compactions: where contexts differ. */
+function probeIds(eager: XcshModel, count = 8): string[] {
+  const index = eager.snapshot.index;
+  const leaves = index.leaves();
+  const ids = new Set<string>([...leaves.slice(0, 3), ...leaves.slice(-3)]);
+  const deepest = index.deepestLeaf();
+  if (deepest) ids.add(deepest);
+  const entries = index.entries;
+  for (let k = 1; k < count; k++) {
+    const e = entries[Math.floor((entries.length * k) / count)];
+    if (e) ids.add(e.id);
+  }
+  for (const e of entries) if (e.type === 'compaction') ids.add(e.id);
+  return [...ids].slice(0, count + 8);
+}
+
+async function both(path: string): Promise<{ eager: XcshModel; lazy: LazyXcshModel }> {
+  const eager = await XcshModel.open(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  const lazy = await LazyXcshModel.tryOpen(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  assert.ok(lazy, `${path} is in the lazy scope`);
+  return { eager, lazy };
+}
+
+async function migratedCopy(src: string, dir: string): Promise<string> {
+  const dst = join(dir, src.split('/').pop()!);
+  copyFileSync(src, dst);
+  chmodSync(dst, 0o644);
+  const loaded = await loadSessionFile(dst);
+  await rewriteSessionFile(dst, loaded, { expected: loaded.stat!, force: true });
+  return dst;
+}
+
+test('migrated v1 fixtures (upstream-full, made v3 as `session-loom migrate` does): the lazy model answers as the eager one', async () => {
+  const dir = tmp();
+  for (const src of fixtureFiles('upstream-full')) {
+    const path = await migratedCopy(src, dir);
+    const { eager, lazy } = await both(path);
+    const ids = probeIds(eager);
+    const images = eager.snapshot.loaded.entries.filter((e) => JSON.stringify(e).includes('"type":"image"')).slice(0, 3).map((e) => e.id);
+    await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['read file', 'zzz-no-match'], window: 25, imageEntries: images, rowCap: 400 });
+  }
+});
+
+test('real v3 fixtures: the ones with a header are read lazily and answer as the eager model; the header-less (damaged) one falls back, and given a v3 header answers as the eager model', async () => {
+  const dir = tmp();
+  for (const src of fixtureFiles('real-v3')) {
+    const headed = readFileSync(src, 'utf8').startsWith('{"type":"session"');
+    let path = src;
+    if (!headed) {
+      assert.equal((await buildLazyIndex(src)).kind, 'fallback', `${src} has no header: eager`);
+      path = join(dir, src.split('/').pop()!);
+      writeFileSync(path, Buffer.concat([Buffer.from('{"type":"session","version":3,"id":"fixture","timestamp":"2026-07-14T08:00:00.000Z","cwd":"/w"}\n'), readFileSync(src)]));
+    }
+    const { eager, lazy } = await both(path);
+    await assertSameAnswers(eager, lazy, { leaves: probeIds(eager), searches: ['site'], window: 30, rowCap: 300 });
+  }
+});
+
+test('bench-generated sessions (branches, labels, compactions, model/thinking changes): the lazy model answers as the eager one', async () => {
+  const dir = tmp();
+  for (const [n, seed] of [
+    [400, 1],
+    [1500, 7],
+  ] as const) {
+    const path = join(dir, `gen-${n}.jsonl`);
+    generateSession(path, n, seed);
+    const { eager, lazy } = await both(path);
+    await assertSameAnswers(eager, lazy, { leaves: probeIds(eager, 6), searches: ['tests errors'], window: 60, rowCap: 2000 });
+  }
+});
+
+// ---------- property-generated v3 sessions ----------
+
+const ID_POOL = ['a0000001', 'a0000002', 'a0000003', 'a0000004', 'a0000005', 'a0000006', 'a0000007', 'a0000008', 'a0000009', 'a000000a', 'a000000b', 'a000000c'];
+const idArb = fc.constantFrom(...ID_POOL);
+const text = fc.constantFrom('', '  ', 'hello world', 'read the file', '/mode plan', 'fix tests\nand more', 'Ünïcödé ✓', 'x'.repeat(300));
+const content = fc.oneof(
+  text,
+  fc.array(
+    fc.oneof(
+      text.map((t) => ({ type: 'text', text: t })),
+      text.map((t) => ({ type: 'thinking', thinking: t, thinkingSignature: 'sig' })),
+      fc.constantFrom('c1', 'c2', 'c3').map((id) => ({ type: 'toolCall', id, name: 'read', arguments: { path: `/p/${id}` } })),
+      fc.constant({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }),
+    ),
+    { maxLength: 3 },
+  ),
+);
+const message = fc.oneof(
+  content.map((c) => ({ role: 'user', content: c })),
+  fc.record({ content, stop: fc.constantFrom('stop', 'toolUse', 'error', 'aborted'), m: fc.constantFrom('m1', 'm2') }).map(({ content: c, stop, m }) => ({ role: 'assistant', content: c, provider: 'p', model: m, stopReason: stop, usage: { input: 3, output: 5, cost: { total: 0.01 } } })),
+  fc.record({ call: fc.constantFrom('c1', 'c2', 'c3'), err: fc.boolean(), c: content }).map(({ call, err, c }) => ({ role: 'toolResult', toolCallId: call, toolName: 'read', isError: err, content: c })),
+  fc.constant({ role: 'bashExecution', command: 'ls', output: 'a b', exitCode: 1 }),
+  fc.constant({ role: 'assistant', content: [], provider: 'openai', model: 'o', stopReason: 'stop', providerPayload: { type: 'openaiResponsesHistory', items: [] } }),
+);
+const body = fc.oneof(
+  { weight: 6, arbitrary: message.map((m) => ({ type: 'message', message: m })) },
+  { weight: 1, arbitrary: fc.record({ target: idArb, label: fc.option(fc.constantFrom('keep', 'bug', ''), { nil: undefined }) }).map(({ target, label }) => ({ type: 'label', targetId: target, ...(label !== undefined ? { label } : {}) })) },
+  { weight: 1, arbitrary: fc.record({ kept: fc.option(idArb, { nil: undefined }), remote: fc.boolean() }).map(({ kept, remote }) => ({ type: 'compaction', summary: 'so far', tokensBefore: 1234, ...(kept ? { firstKeptEntryId: kept } : {}), ...(remote ? { preserveData: { openaiRemoteCompaction: { provider: 'openai', replacementHistory: [{ a: 1 }] } } } : {}) })) },
+  { weight: 1, arbitrary: content.map((c) => ({ type: 'custom_message', customType: 'note', content: c, display: false, details: { d: 1 } })) },
+  { weight: 1, arbitrary: fc.constantFrom('', 'went elsewhere').map((s) => ({ type: 'branch_summary', summary: s, fromId: 'a0000001' })) },
+  { weight: 1, arbitrary: fc.constantFrom('high', 'low').map((l) => ({ type: 'thinking_level_change', thinkingLevel: l })) },
+  { weight: 1, arbitrary: fc.constantFrom('default', 'smol').map((r) => ({ type: 'model_change', model: `p/${r}-model`, role: r })) },
+  { weight: 1, arbitrary: fc.constant({ type: 'ttsr_injection', injectedRules: ['r1', 'r2'] }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'mode_change', mode: 'plan', data: { step: 1 } }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'session_info', name: 'named' }) },
+);
+const entryArb = fc.record({
+  id: idArb,
+  parent: fc.oneof(fc.constant(null), idArb, fc.constant('gone')),
+  ts: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), fc.constant(1767225600000)),
+  body,
+  /** How the record is written: plainly, glued to the next one, pretty-printed over lines, followed by junk. */
+  shape: fc.constantFrom('plain', 'plain', 'plain', 'glued', 'pretty', 'junk-after'),
+});
+type GeneratedFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
+const fileArb = fc.record({
+  entries: fc.array(entryArb, { minLength: 1, maxLength: 24 }),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+  title: fc.boolean(),
+  tornTail: fc.boolean(),
+  typeless: fc.boolean(),
+});
+
+function renderFile(f: GeneratedFile): string {
+  const eol = f.crlf ? '\r\n' : '\n';
+  const lines: string[] = [];
+  if (f.title) lines.push(JSON.stringify({ type: 'title', title: 'titled session'.padEnd(40) }));
+  lines.push(JSON.stringify({ type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w', ...(f.title ? {} : { title: 'header title' }) }));
+  let glue = '';
+  for (const e of f.entries) {
+    const rec = { ...e.body, id: e.id, parentId: e.parent, timestamp: e.ts };
+    if (e.shape === 'glued') {
+      glue += JSON.stringify(rec);
+      continue;
+    }
+    const text = e.shape === 'pretty' ? JSON.stringify(rec, null, 1) : JSON.stringify(rec);
+    lines.push(glue + (e.shape === 'pretty' ? text.split('\n').join(eol) : text));
+    glue = '';
+    if (e.shape === 'junk-after') lines.push('not json at all', '');
+  }
+  if (glue) lines.push(glue);
+  if (f.typeless) lines.push(JSON.stringify({ id: 'untyped', note: 'no type' }));
+  let out = (f.bom ? '\ufeff' : '') + lines.join(eol) + eol;
+  if (f.tornTail) out += '{"type":"message","id":"torn","mess';
+  return out;
+}
+
+test('property: generated v3 sessions (branches, compactions incl. remote, labels, custom messages, glued records, torn tails, CRLF, BOM, unreadable lines, the title line, multi-line records): the lazy model answers as the eager one', async () => {
+  const dir = tmp();
+  let k = 0;
+  await fc.assert(
+    fc.asyncProperty(fileArb, async (f) => {
+      const path = join(dir, `p${k++}.jsonl`);
+      writeFileSync(path, renderFile(f));
+      const { eager, lazy } = await both(path);
+      const ids = [...new Set(f.entries.map((e) => e.id))].slice(0, 6);
+      await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['hello', 'read file'], window: 4, imageEntries: ids.slice(0, 2) });
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('scope: v1/v2 headers, versions above 3, garbled versions, dsh headers, entries without an id and empty files fall back to the eager model', async () => {
+  const dir = tmp();
+  const cases: Record<string, string> = {
+    v1: '{"type":"session","id":"s"}\n{"type":"message","message":{"role":"user","content":"hi"}}\n',
+    v2: '{"type":"session","id":"s","version":2}\n{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi"}}\n',
+    v4: '{"type":"session","id":"s","version":4}\n',
+    garbled: '{"type":"session","id":"s","version":"3"}\n',
+    dsh: '{"type":"session","version":0,"createdAt":1}\n',
+    idless: '{"type":"session","id":"s","version":3}\n{"type":"message","parentId":null,"message":{"role":"user","content":"hi"}}\n',
+    empty: '',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    const path = join(dir, `${name}.jsonl`);
+    writeFileSync(path, text);
+    const r = await buildLazyIndex(path);
+    assert.equal(r.kind, 'fallback', name);
+  }
+});
+
+// ---------- a file that changes under the model ----------
+
+async function changingFixture(): Promise<{ path: string; lazy: LazyXcshModel; eager: XcshModel; leaf: string }> {
+  const dir = tmp();
+  const path = join(dir, 's.jsonl');
+  generateSession(path, 300, 3);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(path, old, old);
+  const { eager, lazy } = await both(path);
+  return { path, lazy, eager, leaf: (await eager.defaultLeaf())! };
+}
+
+test('a file appended to between two body reads: the old bodies still read right (their bytes are unchanged), and refresh re-indexes to the grown file', async () => {
+  const { path, lazy, eager, leaf } = await changingFixture();
+  const before = await lazy.messages(leaf, 0, 5);
+  appendFileSync(path, `${JSON.stringify({ type: 'message', id: 'fffffff0', parentId: leaf, timestamp: '2026-02-01T00:00:00.000Z', message: { role: 'user', content: 'appended' } })}\n`);
+  assert.deepEqual(await lazy.messages(leaf, 0, 5), before, 'same bytes, same answer');
+  assert.deepEqual(await lazy.messages(leaf, 5, 5), await (await XcshModel.open(path)).messages(leaf, 5, 5));
+  const r = await lazy.refresh();
+  assert.equal(r.kind, 'reloaded');
+  assert.equal(r.summary.defaultLeafId, 'fffffff0');
+  assert.equal((await eager.refresh()).kind, 'appended');
+  await assertSameAnswers(eager, lazy, { leaves: ['fffffff0', leaf], window: 50, rowCap: 50 });
+});
+
+test('a file rewritten in place (same size, different bytes) between two body reads is detected: FileChangedError, never a body from the old offsets', async () => {
+  const { path, lazy, leaf } = await changingFixture();
+  await lazy.messages(leaf, 0, 3);
+  const bytes = readFileSync(path);
+  // shift every record by one byte: same size, the offsets now point into other records
+  const shifted = Buffer.concat([Buffer.from(' '), bytes.subarray(0, bytes.length - 1)]);
+  writeFileSync(path, shifted);
+  assert.equal(statSync(path).size, bytes.length);
+  await assert.rejects(lazy.messages(leaf, 10, 20), FileChangedError);
+  await assert.rejects(lazy.tree({ filter: 'all', search: '', leafId: null, focusEntryId: null, start: 100, count: 20 }), FileChangedError);
+});
+
+test('a file replaced by rename between two body reads is detected (another inode): FileChangedError; refresh reads the new file', async () => {
+  const { path, lazy, eager, leaf } = await changingFixture();
+  await lazy.messages(leaf, 0, 3);
+  const other = `${path}.new`;
+  generateSession(other, 200, 99);
+  renameSync(other, path);
+  await assert.rejects(lazy.messages(leaf, 0, 50), FileChangedError);
+  const r = await lazy.refresh();
+  assert.equal(r.kind, 'reloaded');
+  assert.equal((await eager.refresh()).kind, 'reloaded');
+  await assertSameAnswers(eager, lazy, { leaves: [(await eager.defaultLeaf())!], window: 50, rowCap: 50 });
+});
+
+test('a file rewritten with the same size and mtime but other bytes at the offsets: the id check refuses the body', async () => {
+  const { path, lazy, leaf } = await changingFixture();
+  const st = statSync(path);
+  const text = readFileSync(path, 'latin1');
+  // swap two ids of equal length in place, then restore the mtime: only the content check can tell
+  const changed = text.replace(/"id":"(0000000[0-9a-f])"/, '"id":"zzzzzzzz"');
+  assert.notEqual(changed, text);
+  writeFileSync(path, changed, 'latin1');
+  utimesSync(path, st.atime, st.mtime);
+  await assert.rejects(lazy.cutEntries(leaf, 0, 1000).then(() => lazy.tree({ filter: 'all', search: '', leafId: null, focusEntryId: null, start: 0, count: 1000 })), FileChangedError);
+});
+
+test('cancellation: an aborted signal stops the indexing pass between chunks with the rpc CancelledError', async () => {
+  const dir = tmp();
+  const path = join(dir, 'big.jsonl');
+  generateSession(path, 3000, 5);
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(buildLazyIndex(path, { signal: ac.signal }), CancelledError);
+  const ac2 = new AbortController();
+  const run = buildLazyIndex(path, { signal: ac2.signal });
+  setImmediate(() => ac2.abort());
+  await assert.rejects(run, CancelledError);
+});
+
+test('a lazily read file rewritten out of the lazy scope (damaged: no header) is handed to the eager model on refresh, revisions going on', async () => {
+  const { path, lazy } = await changingFixture();
+  const text = readFileSync(path, 'utf8');
+  writeFileSync(path, text.slice(text.indexOf('\n') + 1));
+  const r = await lazy.refresh();
+  assert.equal(r.kind, 'reloaded');
+  assert.equal(r.summary.revision, 2);
+  assert.notEqual(r.summary.readOnlyReason, null, 'shown as damaged, as the eager model shows it');
+  const eager = await XcshModel.open(path, {}, 2);
+  await assertSameAnswers(eager, lazy, { leaves: [(await eager.defaultLeaf())!], window: 50, rowCap: 50 });
+});
+
+test('openSessionModel: a v3 file opens lazily, a v1 file and `eager: true` open the eager model', async () => {
+  const dir = tmp();
+  const v3 = join(dir, 'v3.jsonl');
+  generateSession(v3, 50, 2);
+  assert.ok((await openSessionModel(v3)) instanceof LazyXcshModel);
+  assert.ok((await openSessionModel(v3, { eager: true })) instanceof XcshModel);
+  assert.ok((await openSessionModel(fixtureFiles('upstream')[0]!)) instanceof XcshModel);
+});
