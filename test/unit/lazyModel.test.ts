@@ -95,8 +95,6 @@ test('bench-generated sessions (branches, labels, compactions, model/thinking ch
 
 // ---------- property-generated v3 sessions ----------
 
-const ID_POOL = ['a0000001', 'a0000002', 'a0000003', 'a0000004', 'a0000005', 'a0000006', 'a0000007', 'a0000008', 'a0000009', 'a000000a', 'a000000b', 'a000000c'];
-const idArb = fc.constantFrom(...ID_POOL);
 const text = fc.constantFrom('', '  ', 'hello world', 'read the file', '/mode plan', 'fix tests\nand more', 'Ünïcödé ✓', 'x'.repeat(300));
 const content = fc.oneof(
   text,
@@ -119,10 +117,10 @@ const message = fc.oneof(
 );
 const body = fc.oneof(
   { weight: 6, arbitrary: message.map((m) => ({ type: 'message', message: m })) },
-  { weight: 1, arbitrary: fc.record({ target: idArb, label: fc.option(fc.constantFrom('keep', 'bug', ''), { nil: undefined }) }).map(({ target, label }) => ({ type: 'label', targetId: target, ...(label !== undefined ? { label } : {}) })) },
-  { weight: 1, arbitrary: fc.record({ kept: fc.option(idArb, { nil: undefined }), remote: fc.boolean() }).map(({ kept, remote }) => ({ type: 'compaction', summary: 'so far', tokensBefore: 1234, ...(kept ? { firstKeptEntryId: kept } : {}), ...(remote ? { preserveData: { openaiRemoteCompaction: { provider: 'openai', replacementHistory: [{ a: 1 }] } } } : {}) })) },
+  { weight: 1, arbitrary: fc.record({ target: fc.constant('@ref'), label: fc.option(fc.constantFrom('keep', 'bug', ''), { nil: undefined }) }).map(({ target, label }) => ({ type: 'label', targetId: target, ...(label !== undefined ? { label } : {}) })) },
+  { weight: 1, arbitrary: fc.record({ kept: fc.option(fc.constant('@ref'), { nil: undefined }), remote: fc.boolean() }).map(({ kept, remote }) => ({ type: 'compaction', summary: 'so far', tokensBefore: 1234, ...(kept ? { firstKeptEntryId: kept } : {}), ...(remote ? { preserveData: { openaiRemoteCompaction: { provider: 'openai', replacementHistory: [{ a: 1 }] } } } : {}) })) },
   { weight: 1, arbitrary: content.map((c) => ({ type: 'custom_message', customType: 'note', content: c, display: false, details: { d: 1 } })) },
-  { weight: 1, arbitrary: fc.constantFrom('', 'went elsewhere').map((s) => ({ type: 'branch_summary', summary: s, fromId: 'a0000001' })) },
+  { weight: 1, arbitrary: fc.constantFrom('', 'went elsewhere').map((s) => ({ type: 'branch_summary', summary: s, fromId: 'b0000000' })) },
   { weight: 1, arbitrary: fc.constantFrom('high', 'low').map((l) => ({ type: 'thinking_level_change', thinkingLevel: l })) },
   { weight: 1, arbitrary: fc.constantFrom('default', 'smol').map((r) => ({ type: 'model_change', model: `p/${r}-model`, role: r })) },
   { weight: 1, arbitrary: fc.constant({ type: 'ttsr_injection', injectedRules: ['r1', 'r2'] }) },
@@ -130,8 +128,12 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ type: 'session_info', name: 'named' }) },
 );
 const entryArb = fc.record({
-  id: idArb,
-  parent: fc.oneof(fc.constant(null), idArb, fc.constant('gone')),
+  /** A fresh id, or (rarely) one used before: a duplicate the tree sets aside. */
+  dup: fc.oneof({ weight: 12, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  /** Which earlier entry a parent, label target or kept id names. */
+  ref: fc.nat(),
+  /** Mostly the entry before (long paths, so compactions keep and calls pair), else a branch, a root or an orphan. */
+  parent: fc.oneof({ weight: 8, arbitrary: fc.constant('prev') }, { weight: 2, arbitrary: fc.constant('@ref') }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant('gone') }),
   ts: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), fc.constant(1767225600000)),
   body,
   /** How the record is written: plainly, glued to the next one, pretty-printed over lines, followed by junk. */
@@ -139,7 +141,7 @@ const entryArb = fc.record({
 });
 type GeneratedFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
 const fileArb = fc.record({
-  entries: fc.array(entryArb, { minLength: 1, maxLength: 24 }),
+  entries: fc.array(entryArb, { minLength: 1, maxLength: 60, size: 'medium' }),
   crlf: fc.boolean(),
   bom: fc.boolean(),
   title: fc.boolean(),
@@ -153,8 +155,15 @@ function renderFile(f: GeneratedFile): string {
   if (f.title) lines.push(JSON.stringify({ type: 'title', title: 'titled session'.padEnd(40) }));
   lines.push(JSON.stringify({ type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w', ...(f.title ? {} : { title: 'header title' }) }));
   let glue = '';
-  for (const e of f.entries) {
-    const rec = { ...e.body, id: e.id, parentId: e.parent, timestamp: e.ts };
+  let prev: string | null = null;
+  const ids: string[] = [];
+  for (const [k, e] of f.entries.entries()) {
+    const ref = ids.length === 0 ? 'nothing-yet' : ids[e.ref % ids.length]!;
+    const id = e.dup && ids.length > 0 ? ref : `b${k.toString(16).padStart(7, '0')}`;
+    const body = JSON.parse(JSON.stringify(e.body).replaceAll('"@ref"', JSON.stringify(ref))) as Record<string, unknown>;
+    const rec = { ...body, id, parentId: e.parent === 'prev' ? prev : e.parent === '@ref' ? ref : e.parent, timestamp: e.ts };
+    prev = id;
+    ids.push(id);
     if (e.shape === 'glued') {
       glue += JSON.stringify(rec);
       continue;
@@ -179,10 +188,10 @@ test('property: generated v3 sessions (branches, compactions incl. remote, label
       const path = join(dir, `p${k++}.jsonl`);
       writeFileSync(path, renderFile(f));
       const { eager, lazy } = await both(path);
-      const ids = [...new Set(f.entries.map((e) => e.id))].slice(0, 6);
+      const ids = probeIds(eager, 5);
       await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['hello', 'read file'], window: 4, imageEntries: ids.slice(0, 2) });
     }),
-    { numRuns: 60 },
+    { numRuns: 80 },
   );
 });
 
