@@ -27,7 +27,7 @@ export interface BodySource {
   bytes: number;
   identity: FileIdentity | null;
   starts: Float64Array;
-  ends: Float64Array;
+  lengths: Uint32Array;
   ids: PackedStrings;
 }
 
@@ -62,19 +62,20 @@ export class BodyReader {
     if (need.length > 0) {
       need.sort((a, b) => a - b);
       await this.#withFile(async (fh) => {
-        const { starts, ends } = this.src;
+        const { starts, lengths } = this.src;
+        const ends = { at: (p: number): number => starts[p]! + lengths[p]! };
         let k = 0;
         while (k < need.length) {
           let j = k;
-          while (j + 1 < need.length && starts[need[j + 1]!]! - ends[need[j]!]! <= MERGE_GAP) j++;
+          while (j + 1 < need.length && starts[need[j + 1]!]! - ends.at(need[j]!) <= MERGE_GAP) j++;
           const from = starts[need[k]!]!;
-          const buf = await readRange(fh, from, ends[need[j]!]!, this.src.path);
+          const buf = await readRange(fh, from, ends.at(need[j]!), this.src.path);
           this.bytesRead += buf.length;
           for (let q = k; q <= j; q++) {
             const p = need[q]!;
-            const e = this.#parse(buf, starts[p]! - from, ends[p]! - from, p);
+            const e = this.#parse(buf, starts[p]! - from, ends.at(p) - from, p);
             out.set(p, e);
-            this.#remember(p, e, ends[p]! - starts[p]!);
+            this.#remember(p, e, ends.at(p) - starts[p]!);
           }
           k = j + 1;
         }
@@ -92,17 +93,18 @@ export class BodyReader {
    * sequential reads, nothing cached.
    */
   async scan(n: number, visit: (position: number, e: SessionEntry) => void, signal?: AbortSignal): Promise<void> {
-    const { starts, ends } = this.src;
+    const { starts, lengths } = this.src;
+        const ends = { at: (p: number): number => starts[p]! + lengths[p]! };
     await this.#withFile(async (fh) => {
       let i = 0;
       while (i < n) {
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
         let j = i;
-        while (j + 1 < n && ends[j + 1]! - starts[i]! <= SCAN_CHUNK) j++;
+        while (j + 1 < n && ends.at(j + 1) - starts[i]! <= SCAN_CHUNK) j++;
         const from = starts[i]!;
-        const buf = await readRange(fh, from, ends[j]!, this.src.path);
+        const buf = await readRange(fh, from, ends.at(j), this.src.path);
         this.bytesRead += buf.length;
-        for (let p = i; p <= j; p++) visit(p, this.#parse(buf, starts[p]! - from, ends[p]! - from, p));
+        for (let p = i; p <= j; p++) visit(p, this.#parse(buf, starts[p]! - from, ends.at(p) - from, p));
         i = j + 1;
       }
     });

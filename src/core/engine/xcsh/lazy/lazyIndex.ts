@@ -52,8 +52,8 @@ export interface LazyIndexData {
   identity: FileIdentity | null;
   n: number;
   starts: Float64Array;
-  ends: Float64Array;
-  lines: Uint32Array;
+  /** Byte length of each record (a record is far below 4 GB; offsets are not). */
+  lengths: Uint32Array;
   kinds: Uint8Array;
   /** ViewFlag bits (treeView.ts): what the tree filters read. */
   viewFlags: Uint8Array;
@@ -65,7 +65,6 @@ export interface LazyIndexData {
   assistantModel: Int32Array;
   models: string[];
   ids: PackedStrings;
-  parentIds: PackedStrings;
   labels: Map<string, string>;
   payloads: Map<number, Payload>;
   /** Tool calls (assistant messages) and tool results, as (hash of the call id, position) in file order. */
@@ -85,7 +84,7 @@ export type IndexOutcome = { kind: 'indexed'; index: LazyIndexData } | { kind: '
 class Fallback extends Error {}
 
 /** Entries handled between two stats updates (a read chunk may hold thousands of small ones). */
-const STATS_BATCH = 2048;
+const STATS_BATCH = 32;
 
 export interface IndexOptions {
   signal?: AbortSignal;
@@ -127,7 +126,7 @@ class IndexBuilder {
   headerLine = 0;
   records = 0;
   readonly starts = new Column(Float64Array);
-  readonly ends = new Column(Float64Array);
+  readonly lengths = new Column(Uint32Array);
   readonly lines = new Column(Uint32Array);
   readonly kinds = new Column(Uint8Array);
   readonly viewFlags = new Column(Uint8Array);
@@ -159,7 +158,7 @@ class IndexBuilder {
     const e = withoutReplayData(v as unknown as SessionEntry);
     const i = this.starts.length;
     this.starts.push(start);
-    this.ends.push(end);
+    this.lengths.push(end - start);
     this.lines.push(line);
     const kind = entryKind(e);
     this.kinds.push(kind);
@@ -260,6 +259,10 @@ class IndexBuilder {
     const loaded = [...parse.diagnostics, ...this.loaderDiags].sort((a, b) => a.line - b.line);
     const treeDiags = [...tree.dupDiags, ...tree.missingDiags, ...tree.cycleDiags];
     const diagnostics = treeDiags.length === 0 ? loaded : [...loaded, ...treeDiags].sort((a, b) => a.line - b.line);
+    // Lines and parentIds only served the build (its diagnostics, its links): the index keeps
+    // parent positions, and a refresh indexes again.
+    tree.lines = undefined;
+    tree.parentIdAt = () => null;
     return {
       path,
       header: this.header,
@@ -269,8 +272,7 @@ class IndexBuilder {
       identity,
       n,
       starts: this.starts.trimmed(),
-      ends: this.ends.trimmed(),
-      lines,
+      lengths: this.lengths.trimmed(),
       kinds,
       viewFlags: this.viewFlags.trimmed(),
       contributes: this.contributes.trimmed(),
@@ -278,7 +280,6 @@ class IndexBuilder {
       assistantModel: this.assistantModel.trimmed(),
       models: this.models.list,
       ids,
-      parentIds,
       labels: this.labels,
       payloads: this.payloads,
       callHash: this.callHash.trimmed(),
