@@ -2,7 +2,7 @@
 // the eager one gives): summary, tree rows under every filter and a search at several leaves,
 // contexts, every message and cut window, locate, images.
 import assert from 'node:assert/strict';
-import type { SessionModel, TreeParams } from '../../src/core/engine/model';
+import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
 import type { TreeFilter } from '../../src/protocol/messages';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
@@ -50,5 +50,46 @@ export async function assertSameAnswers(eager: SessionModel, lazy: SessionModel,
   }
   for (const id of opts.imageEntries ?? []) {
     for (let b = 0; b < 4; b++) assert.deepEqual(await lazy.image(id, b), await eager.image(id, b), `image ${id} ${b}`);
+  }
+}
+
+/** Every segment of the Sessions view's branch tree, walked from the top (entries with branches and run ends open). */
+export async function allSegments(m: SessionModel, q: BranchQuery): Promise<{ under: string | null; segs: BranchSegment[] }[]> {
+  const out: { under: string | null; segs: BranchSegment[] }[] = [];
+  const queue: (string | null)[] = [null];
+  while (queue.length > 0 && out.length < 400) {
+    const under = queue.shift()!;
+    const segs = await m.segments!(q, under);
+    out.push({ under, segs });
+    for (const s of segs) {
+      if (s.kind === 'entry' && s.hasBranches) queue.push(s.id);
+      if (s.kind === 'run') queue.push(s.lastId);
+    }
+  }
+  return out;
+}
+
+/** The Sessions-view queries answer alike: every segment, every run's pages, reveal paths, search counts. */
+export async function assertSameBranches(eager: SessionModel, lazy: SessionModel, ids: string[], searches: string[]): Promise<void> {
+  for (const search of ['', ...searches]) {
+    for (const filter of FILTERS) {
+      const q = { filter, search };
+      const segs = await allSegments(eager, q);
+      assert.deepEqual(await allSegments(lazy, q), segs, `segments ${filter} "${search}"`);
+      for (const { segs: list } of segs) {
+        for (const s of list) {
+          if (s.kind !== 'run') continue;
+          for (const [start, count] of [
+            [0, 3],
+            [2, 50],
+            [s.count - 1, 5],
+          ] as const) {
+            assert.deepEqual(await lazy.runEntries!(q, s.firstId, start, count), await eager.runEntries!(q, s.firstId, start, count), `run ${s.firstId} ${start}`);
+          }
+        }
+      }
+      for (const id of ids) assert.deepEqual(await lazy.revealPath!(q, id), await eager.revealPath!(q, id), `reveal ${id} ${filter} "${search}"`);
+      assert.deepEqual(await lazy.searchHit!(q), await eager.searchHit!(q), `searchHit ${filter} "${search}"`);
+    }
   }
 }

@@ -18,7 +18,7 @@ import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
-import { assertSameAnswers } from '../helpers/modelParity';
+import { assertSameAnswers, assertSameBranches } from '../helpers/modelParity';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-lazy-'));
 
@@ -77,6 +77,7 @@ test('real v3 fixtures: the ones with a header are read lazily and answer as the
     }
     const { eager, lazy } = await both(path);
     await assertSameAnswers(eager, lazy, { leaves: probeIds(eager), searches: ['site'], window: 30, rowCap: 300 });
+    await assertSameBranches(eager, lazy, probeIds(eager), ['site']);
   }
 });
 
@@ -90,6 +91,7 @@ test('bench-generated sessions (branches, labels, compactions, model/thinking ch
     generateSession(path, n, seed);
     const { eager, lazy } = await both(path);
     await assertSameAnswers(eager, lazy, { leaves: probeIds(eager, 6), searches: ['tests errors'], window: 60, rowCap: 2000 });
+    await assertSameBranches(eager, lazy, probeIds(eager, 6), ['tests errors']);
   }
 });
 
@@ -190,6 +192,7 @@ test('property: generated v3 sessions (branches, compactions incl. remote, label
       const { eager, lazy } = await both(path);
       const ids = probeIds(eager, 5);
       await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['hello', 'read file'], window: 4, imageEntries: ids.slice(0, 2) });
+      await assertSameBranches(eager, lazy, ids, ['hello']);
     }),
     { numRuns: 80 },
   );

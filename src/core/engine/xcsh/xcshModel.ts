@@ -9,6 +9,8 @@ import type { ContextInfo, MessageView, SessionSummary, TreeFilter } from '../..
 import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
+import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from './branchQueries';
+import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../tree/treeView';
 import { layoutTree, rowOfEntry, selectLeafIn, treeRows, type FlatTree, type TreeLayout } from './treeRows';
 
 export class XcshModel implements SessionModel {
@@ -19,6 +21,7 @@ export class XcshModel implements SessionModel {
   /** The rows of the last filter and search (selection-independent), and the last selection laid over them. */
   #treeCache: { key: string; layout: TreeLayout; leafId?: string | null; flat?: FlatTree } | undefined;
   readonly #l10nT: Translate;
+  #branchQueries: { revision: number; q: BranchQueries } | undefined;
 
   private constructor(
     readonly path: string,
@@ -127,6 +130,40 @@ export class XcshModel implements SessionModel {
       this.#treeCache = undefined;
     }
     return { kind: r.kind, summary: this.#snap.summary };
+  }
+
+  #branches(): BranchQueries {
+    const snap = this.#snap;
+    if (this.#branchQueries?.revision !== snap.revision) {
+      const index = snap.index;
+      const entries = index.entries as readonly ViewEntry[];
+      const q = new BranchQueries({
+        ...forestSourceOfIndex(index),
+        defaultLeafId: index.defaultLeafId,
+        idAt: (i) => entries[i]!.id,
+        isUserAt: (i) => roleOf(entries[i]!) === 'user',
+        labelOf: (id) => index.labels.get(id),
+        entriesAt: async (ps) => ps.map((p) => entries[p]!),
+      });
+      this.#branchQueries = { revision: snap.revision, q };
+    }
+    return this.#branchQueries.q;
+  }
+
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    return this.#branches().segments(q, under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    return this.#branches().runEntries(q, firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    return this.#branches().revealPath(q, entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    return this.#branches().searchHit(q);
   }
 
   dispose(): void {}

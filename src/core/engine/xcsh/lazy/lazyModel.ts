@@ -16,6 +16,8 @@ import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcom
 import { imageIn } from '../contextWindows';
 import { summarizeFacts } from '../snapshot';
 import { XcshModel } from '../xcshModel';
+import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
+import { ViewFlag } from '../../../tree/treeView';
 import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
 import { BodyReader } from './bodyReader';
 import { LazyContexts, rowDisplayOf } from './lazyContext';
@@ -27,6 +29,7 @@ export interface LazyOpenOptions extends ModelOptions {
 }
 
 interface State {
+  branches: BranchQueries;
   ix: LazyIndexData;
   tree: LazyTree;
   bodies: BodyReader;
@@ -75,7 +78,23 @@ export class LazyXcshModel implements SessionModel {
       diagnostics: ix.diagnostics,
       revision,
     });
-    return { ix, tree, bodies, contexts: new LazyContexts(ix, tree, bodies, revision), summary, revision };
+    const branches = new BranchQueries({
+      n: ix.n,
+      rootPositions: tree.rootPositions,
+      indexOf: (id) => tree.indexOf(id),
+      parentAt: (i) => tree.parentAt(i),
+      firstChildAt: (i) => tree.firstChildAt(i),
+      nextSiblingAt: (i) => tree.nextSiblingAt(i),
+      hasIdAt: () => true,
+      passesAt: (i, mode, isLeaf) => tree.passesAt(i, mode, isLeaf),
+      matchesAt: (i) => tree.matchesAt(i),
+      defaultLeafId: tree.defaultLeafId,
+      idAt: (i) => tree.idAt(i),
+      isUserAt: (i) => (ix.viewFlags[i]! & ViewFlag.User) !== 0,
+      labelOf: (id) => ix.labels.get(id),
+      entriesAt: async (ps) => (await bodies.read(ps)) as unknown as ViewEntry[],
+    });
+    return { branches, ix, tree, bodies, contexts: new LazyContexts(ix, tree, bodies, revision), summary, revision };
   }
 
   /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
@@ -237,6 +256,30 @@ export class LazyXcshModel implements SessionModel {
     this.#layout = undefined;
     this.#search = undefined;
     return { kind: 'reloaded', summary: this.#s.summary };
+  }
+
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    if (this.#eager) return this.#eager.segments(q, under);
+    await this.#searchBits(q.search);
+    return this.#s.branches.segments(q, under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    if (this.#eager) return this.#eager.runEntries(q, firstId, start, count);
+    await this.#searchBits(q.search);
+    return this.#s.branches.runEntries(q, firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    if (this.#eager) return this.#eager.revealPath(q, entryId);
+    await this.#searchBits(q.search);
+    return this.#s.branches.revealPath(q, entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    if (this.#eager) return this.#eager.searchHit(q);
+    await this.#searchBits(q.search);
+    return this.#s.branches.searchHit(q);
   }
 
   dispose(): void {}
