@@ -16,6 +16,13 @@ export class Column<T extends TypedArray> {
   ) {
     this.#a = new ctor(capacity);
   }
+  /** A column holding `a` (its length), to push more to: an index that grows by a tail read. */
+  static of<T extends TypedArray>(ctor: Ctor<T>, a: T): Column<T> {
+    const c = new Column(ctor, a.length + Math.max(1024, a.length >> 3));
+    c.#a.set(a as never);
+    c.length = a.length;
+    return c;
+  }
   push(v: number): void {
     if (this.length === this.#a.length) {
       const b = new this.ctor(this.#a.length * 2);

@@ -114,7 +114,7 @@ export class LazyContexts {
         if (kinds[p] !== EntryKind.AssistantMessage) continue;
         const code = ix.assistantModel[p]!;
         if (code !== -1) {
-          models.default = ix.models[code]!;
+          models.default = ix.models.list[code]!;
           break;
         }
       }

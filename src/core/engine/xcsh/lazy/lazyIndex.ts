@@ -15,8 +15,10 @@ import { CancelledError } from '../../rpc';
 import type { Diagnostic } from '../../../diagnostics';
 import { isDshHeader } from '../../../formats/detect';
 import { compactionSummaryMessage, entryToMessage, remoteCompactionOf } from '../../../formats/xcsh/context';
-import { readJsonlFile, type JsonlParseResult } from '../../../formats/xcsh/jsonl';
-import { readFileIdentity, type FileIdentity } from '../../../formats/xcsh/load';
+import { readJsonlFile, type JsonlParseResult, type ReadFrom } from '../../../formats/xcsh/jsonl';
+import { readFileIdentity, type FileIdentity, type LoadedSession } from '../../../formats/xcsh/load';
+import { planTail } from '../../../formats/xcsh/tail';
+import { appendTreeNodes } from '../../../tree/treeAppend';
 import { withoutReplayData } from '../../../formats/xcsh/replayData';
 import type { CompactionEntry, SessionEntry, SessionHeader } from '../../../formats/xcsh/schemas';
 import { computeSessionStats, extendSessionStats, type SessionStats } from '../../../formats/xcsh/stats';
@@ -50,6 +52,13 @@ export interface LazyIndexData {
   /** Bytes the pass read (the indexed prefix of the file). */
   bytes: number;
   identity: FileIdentity | null;
+  // ---- what a tail read needs (as LoadedSession's, tail.ts) ----
+  /** Physical lines read. */
+  lines: number;
+  resume: ReadFrom;
+  endsWithNewline: boolean;
+  /** The line of the last entry (0: none). */
+  lastEntryLine: number;
   n: number;
   starts: Float64Array;
   /** Byte length of each record (a record is far below 4 GB; offsets are not). */
@@ -63,7 +72,7 @@ export interface LazyIndexData {
   tokens: Int32Array;
   /** Interned "provider/model" of an assistant message that names both, else -1. */
   assistantModel: Int32Array;
-  models: string[];
+  models: Interner;
   ids: PackedStrings;
   labels: Map<string, string>;
   payloads: Map<number, Payload>;
@@ -74,7 +83,9 @@ export interface LazyIndexData {
   resultOwner: Int32Array;
   stats: SessionStats;
   firstPrompt: string | null;
-  /** Reader + loader + tree diagnostics, merged and sorted as the eager document does. */
+  /** Reader + loader diagnostics, sorted by line (LoadedSession.diagnostics). */
+  loadedDiagnostics: Diagnostic[];
+  /** Those and the tree's, merged and sorted as the eager document does. */
   diagnostics: Diagnostic[];
   tree: TreeState;
 }
@@ -125,27 +136,57 @@ class IndexBuilder {
   header: SessionHeader | null = null;
   headerLine = 0;
   records = 0;
-  readonly starts = new Column(Float64Array);
-  readonly lengths = new Column(Uint32Array);
+  starts: Column<Float64Array> = new Column(Float64Array);
+  lengths: Column<Uint32Array> = new Column(Uint32Array);
+  /** Lines of the entries read by this builder (a tail builder: of the tail only). */
   readonly lines = new Column(Uint32Array);
-  readonly kinds = new Column(Uint8Array);
-  readonly viewFlags = new Column(Uint8Array);
-  readonly contributes = new Column(Uint8Array);
-  readonly tokens = new Column(Int32Array);
-  readonly assistantModel = new Column(Int32Array);
-  readonly models = new Interner();
-  readonly ids = new PackedStrings();
+  kinds: Column<Uint8Array> = new Column(Uint8Array);
+  viewFlags: Column<Uint8Array> = new Column(Uint8Array);
+  contributes: Column<Uint8Array> = new Column(Uint8Array);
+  tokens: Column<Int32Array> = new Column(Int32Array);
+  assistantModel: Column<Int32Array> = new Column(Int32Array);
+  models = new Interner();
+  ids = new PackedStrings();
+  /** parentIds of the entries read by this builder. */
   readonly parentIds = new PackedStrings();
-  readonly labels = new Map<string, string>();
-  readonly payloads = new Map<number, Payload>();
-  readonly callHash = new Column(Int32Array);
-  readonly callOwner = new Column(Int32Array);
-  readonly resultHash = new Column(Int32Array);
-  readonly resultOwner = new Column(Int32Array);
+  labels = new Map<string, string>();
+  payloads = new Map<number, Payload>();
+  callHash: Column<Int32Array> = new Column(Int32Array);
+  callOwner: Column<Int32Array> = new Column(Int32Array);
+  resultHash: Column<Int32Array> = new Column(Int32Array);
+  resultOwner: Column<Int32Array> = new Column(Int32Array);
   readonly loaderDiags: Diagnostic[] = [];
   stats: SessionStats | null = null;
   firstPrompt: string | null = null;
+  lastEntryLine = 0;
   readonly batch: SessionEntry[] = [];
+
+  /** A builder that goes on from an index (a tail read): its columns are copied to grow, its maps shared. */
+  static continuing(ix: LazyIndexData): IndexBuilder {
+    const b = new IndexBuilder();
+    b.header = ix.header;
+    b.headerLine = ix.headerLine;
+    b.records = 1; // the header is read
+    b.starts = Column.of(Float64Array, ix.starts);
+    b.lengths = Column.of(Uint32Array, ix.lengths);
+    b.kinds = Column.of(Uint8Array, ix.kinds);
+    b.viewFlags = Column.of(Uint8Array, ix.viewFlags);
+    b.contributes = Column.of(Uint8Array, ix.contributes);
+    b.tokens = Column.of(Int32Array, ix.tokens);
+    b.assistantModel = Column.of(Int32Array, ix.assistantModel);
+    b.models = ix.models;
+    b.ids = ix.ids;
+    b.labels = ix.labels;
+    b.payloads = ix.payloads;
+    b.callHash = Column.of(Int32Array, ix.callHash);
+    b.callOwner = Column.of(Int32Array, ix.callOwner);
+    b.resultHash = Column.of(Int32Array, ix.resultHash);
+    b.resultOwner = Column.of(Int32Array, ix.resultOwner);
+    b.stats = ix.stats;
+    b.firstPrompt = ix.firstPrompt;
+    b.lastEntryLine = ix.lastEntryLine;
+    return b;
+  }
 
   record(v: Record<string, unknown>, line: number, start: number, end: number): void {
     if (this.records++ === 0) return this.#header(v, line);
@@ -160,6 +201,7 @@ class IndexBuilder {
     this.starts.push(start);
     this.lengths.push(end - start);
     this.lines.push(line);
+    this.lastEntryLine = line;
     const kind = entryKind(e);
     this.kinds.push(kind);
     this.viewFlags.push(viewFlagsOf(e as unknown as ViewEntry));
@@ -256,21 +298,29 @@ class IndexBuilder {
     });
     // As the eager loader and document order them: reader notes, then loader notes, stably by
     // line; then the tree's, merged by line.
-    const loaded = [...parse.diagnostics, ...this.loaderDiags].sort((a, b) => a.line - b.line);
+    const loadedDiagnostics = [...parse.diagnostics, ...this.loaderDiags].sort((a, b) => a.line - b.line);
+    return this.#data(path, stat, parse, identity, tree, kinds, loadedDiagnostics);
+  }
+
+  #data(path: string, stat: FileStamp, parse: Pick<JsonlParseResult, 'bytes' | 'lines' | 'resume' | 'endsWithNewline'>, identity: FileIdentity | null, tree: TreeState, kinds: Uint8Array, loadedDiagnostics: Diagnostic[]): LazyIndexData {
     const treeDiags = [...tree.dupDiags, ...tree.missingDiags, ...tree.cycleDiags];
-    const diagnostics = treeDiags.length === 0 ? loaded : [...loaded, ...treeDiags].sort((a, b) => a.line - b.line);
+    const diagnostics = treeDiags.length === 0 ? loadedDiagnostics.slice() : [...loadedDiagnostics, ...treeDiags].sort((a, b) => a.line - b.line);
     // Lines and parentIds only served the build (its diagnostics, its links): the index keeps
-    // parent positions, and a refresh indexes again.
+    // parent positions, and a tail read brings its own.
     tree.lines = undefined;
     tree.parentIdAt = () => null;
     return {
       path,
-      header: this.header,
+      header: this.header!,
       headerLine: this.headerLine,
       stat,
       bytes: parse.bytes,
       identity,
-      n,
+      lines: parse.lines,
+      resume: parse.resume,
+      endsWithNewline: parse.endsWithNewline,
+      lastEntryLine: this.lastEntryLine,
+      n: this.starts.length,
       starts: this.starts.trimmed(),
       lengths: this.lengths.trimmed(),
       kinds,
@@ -278,18 +328,107 @@ class IndexBuilder {
       contributes: this.contributes.trimmed(),
       tokens: this.tokens.trimmed(),
       assistantModel: this.assistantModel.trimmed(),
-      models: this.models.list,
-      ids,
+      models: this.models,
+      ids: this.ids,
       labels: this.labels,
       payloads: this.payloads,
       callHash: this.callHash.trimmed(),
       callOwner: this.callOwner.trimmed(),
       resultHash: this.resultHash.trimmed(),
       resultOwner: this.resultOwner.trimmed(),
-      stats: this.stats,
+      stats: this.stats!,
       firstPrompt: this.firstPrompt,
+      loadedDiagnostics,
       diagnostics,
       tree,
     };
   }
+
+  /**
+   * The index grown by a tail read (tail.ts's rules): the tree extended in place, diagnostics of
+   * the re-read open end replaced. Null when the tail needs a full index (an entry without an id,
+   * or a tree change an append cannot make: a duplicate id, a late parent, a forward link).
+   */
+  finishTail(ix: LazyIndexData, stat: FileStamp, tail: JsonlParseResult, plan: { at: ReadFrom; dropFrom: number }, identity: FileIdentity): LazyIndexData | null {
+    this.flushBatch();
+    const from = ix.n;
+    const n = this.starts.length;
+    const kinds = this.kinds.trimmed();
+    const tree = ix.tree;
+    const parentIds = this.parentIds;
+    const lines = this.lines;
+    const tailLines: number[] = [];
+    for (let i = from; i < n; i++) tailLines[i] = lines.get(i - from);
+    tree.idAt = (i) => this.ids.at(i) ?? undefined;
+    tree.parentIdAt = (i) => parentIds.at(i - from);
+    tree.lines = tailLines;
+    if (!appendTreeNodes(tree, n, kinds)) return null;
+    const diags = [...tail.diagnostics, ...this.loaderDiags].sort((a, b) => a.line - b.line);
+    const loaded = ix.loadedDiagnostics.slice();
+    if (plan.dropFrom > 0) {
+      let keep = loaded.length;
+      while (keep > 0 && loaded[keep - 1]!.line >= plan.dropFrom) keep--;
+      loaded.length = keep;
+    }
+    for (const d of diags) loaded.push(d);
+    const readAny = tail.lines > plan.at.startLine;
+    const grown = {
+      bytes: Math.max(ix.bytes, tail.bytes),
+      lines: readAny ? tail.lines : ix.lines,
+      resume: tail.resume,
+      endsWithNewline: readAny ? tail.endsWithNewline : plan.at.from > ix.bytes ? true : ix.endsWithNewline,
+    };
+    return this.#data(ix.path, stat, grown, identity, tree, kinds, loaded);
+  }
+}
+
+/**
+ * Brings an index up to date with its grown file by reading only the tail, as tail.ts does for
+ * the eager document: 'unchanged', the grown index, or 'full' when the file must be indexed again
+ * (replaced, rewritten, shrunk, or a tail an append cannot take).
+ */
+export async function appendLazyIndex(ix: LazyIndexData, opts: IndexOptions = {}): Promise<{ kind: 'unchanged' } | { kind: 'appended'; index: LazyIndexData; added: number } | { kind: 'full'; reason: string }> {
+  let st;
+  try {
+    st = await fsStat(ix.path);
+  } catch {
+    return { kind: 'full', reason: 'the file is gone' };
+  }
+  // planTail reads these of a LoadedSession (a v3, writable, file-backed one).
+  const asLoaded = {
+    path: ix.path,
+    stat: { size: ix.stat.size, mtimeMs: ix.stat.mtimeMs },
+    identity: ix.identity ?? undefined,
+    lines: ix.lines,
+    resume: ix.resume,
+    header: ix.header,
+    readOnlyReason: null,
+    originalVersion: 3,
+    bytes: ix.bytes,
+    entryLines: ix.lastEntryLine > 0 ? [ix.lastEntryLine] : [],
+    headerLine: ix.headerLine,
+    endsWithNewline: ix.endsWithNewline,
+    diagnostics: ix.loadedDiagnostics,
+  } as unknown as LoadedSession;
+  if (st.ino !== ix.stat.ino || st.dev !== ix.stat.dev) return { kind: 'full', reason: 'the file was replaced' };
+  const plan = await planTail(asLoaded, st);
+  if (plan.kind === 'unchanged') return { kind: 'unchanged' };
+  if (plan.kind === 'full') return plan;
+  const b = IndexBuilder.continuing(ix);
+  let tail: JsonlParseResult;
+  try {
+    tail = await readJsonlFile(ix.path, plan.at, {
+      onRecord: (v, line, start, end) => b.record(v, line, start, end),
+      onChunk: () => b.flushBatch(),
+      ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
+    });
+  } catch (e) {
+    if (e instanceof Fallback) return { kind: 'full', reason: e.message };
+    throw e;
+  }
+  const identity = await readFileIdentity(ix.path, tail.bytes, st).catch(() => null);
+  if (!identity) return { kind: 'full', reason: 'the file changed while its tail was read' };
+  const stamp = { size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
+  const grown = b.finishTail(ix, stamp, tail, plan, identity);
+  return grown === null ? { kind: 'full', reason: 'the tail changes the tree already indexed' } : { kind: 'appended', index: grown, added: grown.n - ix.n };
 }

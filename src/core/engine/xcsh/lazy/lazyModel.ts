@@ -7,7 +7,6 @@
 // No `vscode`, answers are plain data, everything async: the same model runs in the extension's
 // worker thread unchanged.
 import { BlobStore, defaultBlobDir, describeBlobProblem, resolveImageData } from '../../../formats/xcsh/blobs';
-import { statOrNull } from '../../../formats/xcsh/tail';
 import { english, type Translate } from '../../../l10n';
 import { matchesSearch, searchHaystack, tokenizeSearch, type ViewEntry } from '../../../tree/treeView';
 import { CancelledError } from '../../rpc';
@@ -21,7 +20,7 @@ import { ViewFlag } from '../../../tree/treeView';
 import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
 import { BodyReader } from './bodyReader';
 import { LazyContexts, rowDisplayOf } from './lazyContext';
-import { buildLazyIndex, type LazyIndexData } from './lazyIndex';
+import { appendLazyIndex, buildLazyIndex, type LazyIndexData } from './lazyIndex';
 import { LazyTree } from './lazyTree';
 
 export interface LazyOpenOptions extends ModelOptions {
@@ -237,25 +236,34 @@ export class LazyXcshModel implements SessionModel {
   }
 
   /**
-   * Follows the file: unchanged when its size and mtime are; otherwise it is indexed again (the
-   * index is rebuilt, not extended: a live session's tail append is not done lazily yet). A file
-   * that left the lazy scope (rewritten as v1, damaged) is handed to the eager model from then on.
+   * Follows the file as tail.ts does for the eager document: an append is read as a tail and the
+   * index grows in place ('appended'); any other change indexes the file again ('reloaded'). A
+   * file that left the lazy scope (rewritten as v1, damaged) is handed to the eager model from
+   * then on.
    */
   async refresh(signal?: AbortSignal): Promise<RefreshOutcome> {
     if (this.#eager) return this.#eager.refresh();
     const s = this.#s;
-    const st = await statOrNull(this.path);
-    if (st && st.size === s.ix.stat.size && st.mtimeMs === s.ix.stat.mtimeMs && st.ino === s.ix.stat.ino) return { kind: 'unchanged', summary: s.summary };
+    const tail = await appendLazyIndex(s.ix, signal ? { signal } : {});
+    if (tail.kind === 'unchanged') return { kind: 'unchanged', summary: s.summary };
+    if (tail.kind === 'appended') {
+      this.#replace(tail.index, s.revision + 1);
+      return { kind: 'appended', summary: this.#s.summary };
+    }
     const r = await buildLazyIndex(this.path, signal ? { signal } : {});
     if (r.kind === 'fallback') {
       // Out of the lazy scope now: the eager model reads it (its revisions go on from ours).
       this.#eager = await XcshModel.open(this.path, this.#opts, s.revision + 1);
       return { kind: 'reloaded', summary: await this.#eager.summary() };
     }
-    this.#s = LazyXcshModel.#state(r.index, s.revision + 1);
+    this.#replace(r.index, s.revision + 1);
+    return { kind: 'reloaded', summary: this.#s.summary };
+  }
+
+  #replace(ix: LazyIndexData, revision: number): void {
+    this.#s = LazyXcshModel.#state(ix, revision);
     this.#layout = undefined;
     this.#search = undefined;
-    return { kind: 'reloaded', summary: this.#s.summary };
   }
 
   async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
