@@ -4,7 +4,7 @@
 // in a fresh child process so peak RSS belongs to that measurement alone.
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from './generate';
@@ -114,7 +114,44 @@ const lazyRows: string[][] = [];
 let lazyAllOk = true;
 let jitLine = '';
 
+/**
+ * `npm run bench -- --huge`: a ~2 GB session (issue 11: it must open and preview without running
+ * out of memory in a 4 GB extension host) indexed lazily by a node with --max-old-space-size=4096:
+ * index time, peak RSS, and a first paint (the context at the deepest leaf and a window of its
+ * messages). Only the lazy model: the eager one holds every parsed entry. The file is deleted after.
+ */
+async function huge(): Promise<void> {
+  const entries = Number(process.env.BENCH_HUGE_ENTRIES ?? '4600000');
+  const fs = statfsSync(dir);
+  const freeGB = (fs.bavail * fs.bsize) / 2 ** 30;
+  if (freeGB < 3) throw new Error(`--huge needs ~3 GB free in ${dir}; ${freeGB.toFixed(1)} GB free`);
+  const file = join(dir, 'bench-huge.jsonl');
+  try {
+    const g0 = performance.now();
+    const gen = generateSession(file, entries);
+    const mb = gen.bytes / 1048576;
+    process.stderr.write(`generated ${entries} entries (${f1(mb)} MB) in ${f1((performance.now() - g0) / 1000)} s; indexing lazily with --max-old-space-size=4096…\n`);
+    const m = run(['--max-old-space-size=4096'], 'lazy', file, 1);
+    console.log(
+      `Huge session (${entries} entries, ${f1(mb / 1024)} GB), lazy model in node --max-old-space-size=4096: index ${f1(m.ms / 1000)} s, ` +
+        `peak RSS ${f1(m.peakRssMB)} MB (${f2((m.peakRssMB - m.idleRssMB) / mb)}× the file over idle), settled ${f1(m.settledRssMB!)} MB; ` +
+        `context at the deepest leaf (depth ${m.depth}, ${m.messages} messages) ${f1(m.ctxMs!)} ms, + its last 50 messages ${f1(m.ctxWindowMs!)} ms (${f1(m.ctxBytesRead! / 1024)} KB read); ` +
+        `100 tree rows ${f1(m.treeMs!)} ms; first paint ${f1(m.firstPaintMs!)} ms; event loop max ${f1(m.loopMaxMs!)} ms while indexing in-process.`,
+    );
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--huge')) {
+    try {
+      await huge();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const rows: string[][] = [];
   let allOk = true;
   try {
