@@ -271,6 +271,15 @@ test('a file appended to between two body reads: the old bodies still read right
   await assertSameAnswers(eager, lazy, { leaves: ['fffffff0', leaf], window: 50, rowCap: 50 });
 });
 
+test('overlapping refreshes of a growing file are read one after the other: the tail is indexed once', async () => {
+  const { path, lazy, eager, leaf } = await changingFixture();
+  appendFileSync(path, `${JSON.stringify({ type: 'message', id: 'fffffff1', parentId: leaf, timestamp: '2026-02-01T00:00:00.000Z', message: { role: 'user', content: 'one' } })}\n`);
+  const [a, b] = await Promise.all([lazy.refresh(), lazy.refresh()]);
+  assert.deepEqual([a.kind, b.kind], ['appended', 'unchanged']);
+  await eager.refresh();
+  await assertSameAnswers(eager, lazy, { leaves: ['fffffff1', leaf], window: 50, rowCap: 50 });
+});
+
 test('a file rewritten in place (same size, different bytes) between two body reads is detected: FileChangedError, never a body from the old offsets', async () => {
   const { path, lazy, leaf } = await changingFixture();
   await lazy.messages(leaf, 0, 3);

@@ -46,6 +46,7 @@ export class LazyXcshModel implements SessionModel {
   readonly #opts: LazyOpenOptions;
   /** Set once a refresh found the file out of the lazy scope (rewritten as v1, damaged): every answer is its. */
   #eager: XcshModel | null = null;
+  #refreshing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -241,7 +242,14 @@ export class LazyXcshModel implements SessionModel {
    * file that left the lazy scope (rewritten as v1, damaged) is handed to the eager model from
    * then on.
    */
-  async refresh(signal?: AbortSignal): Promise<RefreshOutcome> {
+  refresh(signal?: AbortSignal): Promise<RefreshOutcome> {
+    // One at a time: a tail read extends the tree in place, and two overlapping ones would append twice.
+    const run = this.#refreshing.catch(() => undefined).then(() => this.#refreshNow(signal));
+    this.#refreshing = run;
+    return run;
+  }
+
+  async #refreshNow(signal?: AbortSignal): Promise<RefreshOutcome> {
     if (this.#eager) return this.#eager.refresh();
     const s = this.#s;
     const tail = await appendLazyIndex(s.ix, signal ? { signal } : {});
