@@ -317,6 +317,25 @@ test('a file rewritten with the same size and mtime but other bytes at the offse
   await assert.rejects(lazy.cutEntries(leaf, 0, 1000).then(() => lazy.tree({ filter: 'all', search: '', leafId: null, focusEntryId: null, start: 0, count: 1000 })), FileChangedError);
 });
 
+test('a file rewritten in place while it is being indexed is indexed again: the model answers for the new bytes', async () => {
+  const dir = tmp();
+  const path = join(dir, 'moving.jsonl');
+  generateSession(path, 3000, 5);
+  const other = join(dir, 'other.jsonl');
+  generateSession(other, 3000, 6);
+  const size = statSync(path).size;
+  const next = readFileSync(other).subarray(0, size);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(path, old, old);
+  const opening = LazyXcshModel.tryOpen(path);
+  await new Promise((r) => setImmediate(r));
+  writeFileSync(path, next); // same inode, same size, other bytes (cut mid-record: a torn tail)
+  const lazy = await opening;
+  assert.ok(lazy);
+  const eager = await XcshModel.open(path);
+  await assertSameAnswers(eager, lazy, { leaves: [(await eager.defaultLeaf())!], window: 100, rowCap: 100 });
+});
+
 test('cancellation: an aborted signal stops the indexing pass between chunks with the rpc CancelledError', async () => {
   const dir = tmp();
   const path = join(dir, 'big.jsonl');

@@ -115,7 +115,10 @@ export async function buildLazyIndex(path: string, opts: IndexOptions = {}): Pro
     // A file replaced or rewritten while it was read is read again: an index over two
     // different files would put bodies at the wrong offsets.
     const after = await fsStat(path).catch(() => null);
-    const same = after !== null && after.ino === st.ino && after.dev === st.dev && after.size >= built.bytes;
+    // Grown is fine (the agent appended: what was read is a prefix, as the eager loader reads it);
+    // touched without growing is a rewrite.
+    const grew = after !== null && after.size > st.size;
+    const same = after !== null && after.ino === st.ino && after.dev === st.dev && after.size >= built.bytes && (grew || after.mtimeMs === st.mtimeMs);
     if (same && built.identity !== null) return { kind: 'indexed', index: built };
     if (attempt >= 3) return { kind: 'fallback', reason: 'the file kept changing while it was indexed' };
   }
