@@ -14,6 +14,10 @@ import { readFileSync } from 'node:fs';
 import { loadSessionFile } from '../src/core/formats/xcsh/load';
 import { buildTreeIndex } from '../src/core/tree/tree';
 import { buildSessionContext } from '../src/core/formats/xcsh/context';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { LazyXcshModel } from '../src/core/engine/xcsh/lazy/lazyModel';
 
 const [mode, file, repsArg] = process.argv.slice(2);
 const reps = Number(repsArg ?? '1');
@@ -26,8 +30,9 @@ const rssMB = (): number => process.memoryUsage().rss / 1048576;
 async function main(): Promise<void> {
   gc?.();
   const idleRss = rssMB();
+  const idleHeapMB = process.memoryUsage().heapTotal / 1048576;
   const times: number[] = [];
-  const out: Record<string, unknown> = { mode, idleRssMB: idleRss, gcExposed: gc !== undefined };
+  const out: Record<string, unknown> = { mode, idleRssMB: idleRss, idleHeapMB, gcExposed: gc !== undefined };
   let keep: unknown = null;
   for (let r = 0; r < reps; r++) {
     keep = null;
@@ -48,6 +53,8 @@ async function main(): Promise<void> {
       times.push(performance.now() - t);
       keep = values;
       out.records = k;
+    } else if (mode === 'lazy') {
+      keep = await measureLazy(out, times);
     } else {
       const t = performance.now();
       const loaded = await loadSessionFile(file!);
@@ -78,6 +85,72 @@ async function main(): Promise<void> {
   out.kept = keep !== null;
   process.stdout.write(JSON.stringify(out) + '\n');
 }
+/**
+ * The lazy model (issue 11): index time and the event loop's worst stall while indexing, then a
+ * first paint as the editor does it (summary, the first 100 tree rows, the context at the
+ * deepest leaf and its first 50 messages) with the bytes of bodies it read, then the RSS once
+ * settled (after a full GC, the index held).
+ */
+async function measureLazy(out: Record<string, unknown>, times: number[]): Promise<unknown> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const t = performance.now();
+  const model = await LazyXcshModel.tryOpen(file!);
+  times.push(performance.now() - t);
+  loop.disable();
+  if (!model) throw new Error('the bench session is not in the lazy scope');
+  out.loopMaxMs = loop.max / 1e6;
+  out.loopP99Ms = loop.percentile(99) / 1e6;
+  const ix = model.index;
+  const { n, shadowed, firstChild, depth } = ix.tree;
+  let deepest = -1;
+  for (let i = 0; i < n; i++) if (!shadowed[i] && firstChild[i] === -1 && (deepest === -1 || depth[i]! > depth[deepest]!)) deepest = i;
+  const leaf = ix.ids.at(deepest);
+  const p0 = performance.now();
+  const summary = await model.summary();
+  const tr0 = performance.now();
+  const rows = await model.tree({ filter: 'default', search: '', leafId: leaf, focusEntryId: null, start: 0, count: 100 });
+  const treeMs = performance.now() - tr0;
+  const read0 = model.bytesRead;
+  const c0 = performance.now();
+  const ctx = await model.context(leaf);
+  const ctxMs = performance.now() - c0;
+  const msgs = await model.messages(leaf, Math.max(0, ctx.messageCount - 50), 50);
+  const windowMs = performance.now() - c0;
+  out.firstPaintMs = performance.now() - p0;
+  out.ctxBytesRead = model.bytesRead - read0;
+  out.ctxMs = ctxMs;
+  out.ctxWindowMs = windowMs;
+  out.treeMs = treeMs;
+  out.rows = rows.total;
+  out.records = summary.entryCount + 1;
+  out.depth = depth[deepest];
+  out.messages = ctx.messageCount;
+  out.windowMessages = msgs.length;
+  out.indexBytes = indexBytes(model);
+  // settled: what holding the index costs once the garbage of the pass is collected
+  setFlagsFromString('--expose-gc');
+  const fullGc = runInNewContext('gc') as () => void;
+  fullGc();
+  fullGc();
+  out.settledRssMB = rssMB();
+  const mu = process.memoryUsage();
+  out.settledHeapMB = mu.heapTotal / 1048576;
+  out.settledExternalMB = mu.external / 1048576;
+  return model;
+}
+
+/** The bytes the index's arrays hold (typed arrays + packed strings), for bytes per entry. */
+function indexBytes(model: LazyXcshModel): number {
+  const ix = model.index;
+  let b = 0;
+  for (const v of Object.values(ix)) if (ArrayBuffer.isView(v)) b += v.byteLength;
+  for (const v of Object.values(ix.tree)) if (ArrayBuffer.isView(v)) b += v.byteLength;
+  b += ix.ids.approxBytes();
+  b += ix.tree.n * 8; // the id table: 2 slots of 4 bytes per id
+  return b;
+}
+
 main().catch((e: unknown) => {
   process.stderr.write(String((e as Error).stack ?? e) + '\n');
   process.exit(1);

@@ -14,6 +14,9 @@
 import type { Translate } from '../l10n';
 import type { ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
 import type { SessionFormat } from '../formats/detect';
+import type { BranchQuery, BranchSegment, RevealStep, RunEntry } from './xcsh/branchQueries';
+
+export type { BranchQuery, BranchSegment, RevealStep, RunEntry };
 
 export interface TreeParams {
   filter: TreeFilter;
@@ -55,6 +58,15 @@ export interface SessionModel {
    */
   rawEntry?(entryId: string): Promise<unknown>;
   dispose(): void;
+  // ---- the Sessions view's branch tree (xcsh models; a dsh log has no branch tree there) ----
+  /** The segments under a visible entry (null: the top): segmentsUnder(computeVisibleTree(…)) as data. */
+  segments?(q: BranchQuery, under: string | null): Promise<BranchSegment[]>;
+  /** A page of the entries of the run that starts at `firstId`. */
+  runEntries?(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]>;
+  /** The visible entry that shows `entryId` (itself or its nearest visible ancestor) and the segments down to it. */
+  revealPath?(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null>;
+  /** How many entries the filter shows and the search matches. */
+  searchHit?(q: BranchQuery): Promise<{ entryMatches: number }>;
 }
 
 export interface ModelOptions {
@@ -66,6 +78,13 @@ export interface ModelOptions {
   dshHome?: string;
   /** Which session of a dsh SQLite store. */
   session?: string;
+  /**
+   * Open an xcsh file with the eager model (the whole file parsed in memory) even when the lazy
+   * one (src/core/engine/xcsh/lazy, bodies stay on disk) could read it: for tests and comparisons.
+   */
+  eager?: boolean;
+  /** Cancels the open (the lazy index stops between read chunks with rpc's CancelledError). */
+  signal?: AbortSignal;
 }
 
 /** Only image types a browser renders inert; anything else (svg carries script) is refused. */

@@ -6,6 +6,7 @@ import { isDshHeader, startsWithSqliteMagic, startsWithZstdMagic, type SessionFo
 import type { ModelOptions, SessionModel } from './model';
 import { DshModel } from './dsh/dshModel';
 import { XcshModel } from './xcsh/xcshModel';
+import { LazyXcshModel } from './xcsh/lazy/lazyModel';
 
 /** Bytes read to tell the formats apart: a dsh header is small; a longer first line is not dsh's. */
 const SNIFF_BYTES = 64 * 1024;
@@ -31,6 +32,17 @@ export async function detectFileFormat(path: string): Promise<SessionFormat> {
   }
 }
 
+/**
+ * An xcsh file in the lazy model's scope (a v3 header, every entry with a string id — see
+ * src/core/engine/xcsh/lazy/lazyIndex.ts) is opened lazily: a compact index, bodies on disk.
+ * Everything else (v1/v2 files to migrate, damaged or too-new ones) is loaded whole by the eager
+ * model, as is any file with `eager: true`.
+ */
 export async function openSessionModel(path: string, opts: ModelOptions = {}): Promise<SessionModel> {
-  return (await detectFileFormat(path)) === 'dsh' ? DshModel.open(path, opts) : XcshModel.open(path, opts);
+  if ((await detectFileFormat(path)) === 'dsh') return DshModel.open(path, opts);
+  if (!opts.eager) {
+    const lazy = await LazyXcshModel.tryOpen(path, opts);
+    if (lazy) return lazy;
+  }
+  return XcshModel.open(path, opts);
 }

@@ -4,7 +4,7 @@
 // forward parent link that might close a cycle) needs a full rebuild instead; what an append
 // cannot keep cheaply (the Euler tour, the deepest leaf) the index recomputes on demand.
 import type { SessionEntry } from '../formats/xcsh/schemas';
-import { applyLabel, entryKind, idOf, linkNode, missingParent, parentIdOf, type TreeState } from './treeState';
+import { applyLabel, entryKind, linkNode, missingParent, type TreeState } from './treeState';
 
 function grownInt32(a: Int32Array, cap: number, n: number): Int32Array {
   const b = new Int32Array(cap);
@@ -55,14 +55,41 @@ export function appendToTree(s: TreeState, entries: readonly SessionEntry[], ent
   const n = entries.length;
   if (n < from) return false;
   s.entries = entries;
-  s.idx.entries = entries;
   s.lines = entryLines;
   if (n === from) return true;
   ensureCapacity(s, n);
+  for (let i = from; i < n; i++) s.kinds[i] = entryKind(entries[i]!);
+  if (!appendNodes(s, n)) return false;
+  for (let i = from; i < n; i++) applyLabel(s.labels, entries[i]!);
+  s.n = n;
+  for (let i = from; i < n; i++) linkNode(s, i);
+  return true;
+}
+
+/**
+ * The lazy index's append: nodes `s.n…n-1` read through `s.idAt`/`s.parentIdAt`, their kinds
+ * already in `s.kinds` (and labels already applied) by the caller. Same rules, same result as
+ * appendToTree; false when a full rebuild is needed.
+ */
+export function appendTreeNodes(s: TreeState, n: number, kinds: Uint8Array): boolean {
+  const from = s.n;
+  if (n < from) return false;
+  if (n === from) return true;
+  ensureCapacity(s, n);
+  s.kinds.set(kinds.subarray(from, n), from);
+  if (!appendNodes(s, n)) return false;
+  s.n = n;
+  for (let i = from; i < n; i++) linkNode(s, i);
+  return true;
+}
+
+/** Ids, then parents and depths of nodes s.n…n-1 (capacity ensured, kinds set). */
+function appendNodes(s: TreeState, n: number): boolean {
+  const from = s.n;
   ensureLastChild(s);
   // Ids first, so a parent later in the appended slice is known when links are resolved.
   for (let i = from; i < n; i++) {
-    const id = idOf(entries[i]!);
+    const id = s.idAt(i);
     if (id === undefined) continue;
     // A duplicate would shadow an indexed node; an id some orphan names would adopt it.
     if (s.idx.has(id) || s.missingParents.has(id)) return false;
@@ -70,24 +97,19 @@ export function appendToTree(s: TreeState, entries: readonly SessionEntry[], ent
   }
   const { parent, lastChild } = s;
   for (let i = from; i < n; i++) {
-    const e = entries[i]!;
-    s.kinds[i] = entryKind(e);
     s.shadowed[i] = 0;
     parent[i] = -1;
     s.firstChild[i] = -1;
     lastChild![i] = -1;
     s.nextSibling[i] = -1;
-    const pid = parentIdOf(e);
+    const pid = s.parentIdAt(i);
     if (pid !== null) {
       const p = s.idx.get(pid);
-      if (p === -1) missingParent(s, e, i, pid);
+      if (p === -1) missingParent(s, i, pid);
       else if (p >= i) return false; // self or forward link: may close a cycle
       else parent[i] = p;
     }
     s.depth[i] = parent[i] === -1 ? 0 : s.depth[parent[i]!]! + 1;
   }
-  for (let i = from; i < n; i++) applyLabel(s.labels, entries[i]!);
-  s.n = n;
-  for (let i = from; i < n; i++) linkNode(s, i);
   return true;
 }

@@ -1,16 +1,13 @@
 // id → position for the tree index: an open-addressing hash table (linear probing) over one
-// Int32Array of positions, keyed by the entries' own `id` strings.
+// Int32Array of positions, keyed by the entries' own `id` strings (or a lazy index's packed ids).
 //
 // Why not a Map<string, number>: for n ids a Map holds ~30 bytes per slot on the JS heap, and
 // while it grows it rehashes into ever larger tables, leaving the old ones as garbage — together
 // the largest allocation of the whole index. This table is 4 bytes per slot, off the JS heap,
 // sized once for a build (load ≤ 1/2) and doubled only when an append outgrows it.
-import type { SessionEntry } from '../formats/xcsh/schemas';
 
-function idAt(entries: readonly SessionEntry[], i: number): string | undefined {
-  const id = (entries[i] as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
-}
+/** The id of the node at a position (undefined: it has none): entries' `id`s, or a packed id list. */
+export type IdAt = (i: number) => string | undefined;
 
 /** FNV-1a over the UTF-16 code units. */
 function hashOf(s: string): number {
@@ -26,15 +23,15 @@ function capacityFor(n: number): number {
 }
 
 export class IdTable {
-  /** The entries whose ids are the keys (the grown list after an append). */
-  entries: readonly SessionEntry[];
+  /** The ids that are the keys, read by position (reads the grown list after an append). */
+  readonly idAt: IdAt;
   /** slots[k] = position of the entry whose id hashes to (or probed past) k; -1 = empty. */
   #slots: Int32Array;
   #size = 0;
 
   /** `expected` = how many ids are about to be set (the table never rehashes below that). */
-  constructor(entries: readonly SessionEntry[], expected: number) {
-    this.entries = entries;
+  constructor(idAt: IdAt, expected: number) {
+    this.idAt = idAt;
     this.#slots = new Int32Array(capacityFor(expected)).fill(-1);
   }
 
@@ -47,11 +44,11 @@ export class IdTable {
   #find(id: string): number {
     const slots = this.#slots;
     const mask = slots.length - 1;
-    const entries = this.entries;
+    const idAt = this.idAt;
     let k = hashOf(id) & mask;
     for (;;) {
       const i = slots[k]!;
-      if (i === -1 || idAt(entries, i) === id) return k;
+      if (i === -1 || idAt(i) === id) return k;
       k = (k + 1) & mask;
     }
   }
@@ -88,7 +85,7 @@ export class IdTable {
     for (let k = 0; k < old.length; k++) {
       const i = old[k]!;
       if (i === -1) continue;
-      let s = hashOf(idAt(this.entries, i)!) & mask;
+      let s = hashOf(this.idAt(i)!) & mask;
       while (slots[s] !== -1) s = (s + 1) & mask;
       slots[s] = i;
     }
@@ -101,7 +98,7 @@ export class IdTable {
   *pairs(n: number, repeats: boolean): Generator<[string, number]> {
     const seen = repeats ? new Set<string>() : null;
     for (let i = 0; i < n; i++) {
-      const id = idAt(this.entries, i);
+      const id = this.idAt(i);
       if (id === undefined) continue;
       if (seen) {
         if (seen.has(id)) continue;

@@ -77,8 +77,12 @@ export function applyLabel(labels: Map<string, string>, e: SessionEntry): void {
  * to); positions from `n` on mean nothing.
  */
 export interface TreeState {
+  /** The entries (eager index); empty for a lazy index, which reads ids through idAt/parentIdAt. */
   entries: readonly SessionEntry[];
-  lines: readonly number[] | undefined;
+  lines: ArrayLike<number> | undefined;
+  /** The id and the raw parentId of the node at a position: every pass reads them only through these. */
+  idAt: (i: number) => string | undefined;
+  parentIdAt: (i: number) => string | null;
   /** Entries indexed (tree nodes plus shadowed duplicates). */
   n: number;
   /** id → position of the winning entry (last in file order). */
@@ -122,24 +126,65 @@ function duplicateDiag(s: TreeState, id: string, i: number, prev: number): Diagn
   };
 }
 
-export function missingParent(s: TreeState, e: SessionEntry, i: number, pid: string): void {
+export function missingParent(s: TreeState, i: number, pid: string): void {
   s.missingParents.add(pid);
   s.missingDiags.push({
     line: lineAt(s, i),
     kind: 'missing-parent',
-    entryId: idOf(e),
+    entryId: s.idAt(i),
     message: `parentId "${pid}" names no entry; the entry is shown as a root (orphan)`,
   });
 }
 
 /** Builds the whole state in a fixed number of linear passes. Never throws on bad data. */
 export function buildTreeState(entries: readonly SessionEntry[], entryLines?: readonly number[]): TreeState {
-  const n = entries.length;
+  const s = emptyState(entries.length, entryLines);
+  s.entries = entries;
+  // Read through `s.entries`: an append replaces the list with the grown one.
+  s.idAt = (i) => idOf(s.entries[i]!);
+  s.parentIdAt = (i) => parentIdOf(s.entries[i]!);
+  indexIds(s);
+  resolveParents(s);
+  cutCyclesAndMeasureDepths(s);
+  linkChildren(s);
+  return s;
+}
+
+/**
+ * What a lazy index (src/core/engine/xcsh/lazy) gives the builder instead of entries: ids and
+ * parentIds by position, the kinds and the labels it classified while streaming the file.
+ */
+export interface TreeNodes {
+  n: number;
+  idAt(i: number): string | undefined;
+  parentIdAt(i: number): string | null;
+  kinds: Uint8Array;
+  labels: Map<string, string>;
+  lines?: ArrayLike<number>;
+}
+
+/** The same passes as buildTreeState over nodes given by accessors: one builder, one set of rules. */
+export function buildTreeStateOf(nodes: TreeNodes): TreeState {
+  const s = emptyState(nodes.n, nodes.lines);
+  s.idAt = (i) => nodes.idAt(i);
+  s.parentIdAt = (i) => nodes.parentIdAt(i);
+  s.kinds = nodes.kinds;
+  s.labels = nodes.labels;
+  indexIdsOnly(s);
+  resolveParents(s);
+  cutCyclesAndMeasureDepths(s);
+  linkChildren(s);
+  return s;
+}
+
+function emptyState(n: number, lines: ArrayLike<number> | undefined): TreeState {
   const s: TreeState = {
-    entries,
-    lines: entryLines,
+    entries: [],
+    lines,
+    idAt: () => undefined,
+    parentIdAt: () => null,
     n,
-    idx: new IdTable(entries, n),
+    idx: new IdTable((i) => s.idAt(i), n),
     shadowed: new Uint8Array(n),
     kinds: new Uint8Array(n),
     parent: new Int32Array(n).fill(-1),
@@ -156,42 +201,45 @@ export function buildTreeState(entries: readonly SessionEntry[], entryLines?: re
     cycleDiags: [],
     missingParents: new Set(),
   };
-  indexIds(s);
-  resolveParents(s);
-  cutCyclesAndMeasureDepths(s);
-  linkChildren(s);
   return s;
 }
 
 /** Pass 1: id → position (last wins), kinds, labels, shadowed duplicates. */
 function indexIds(s: TreeState): void {
-  const { entries, idx, shadowed, kinds, labels, n } = s;
+  const { entries, kinds, labels, n } = s;
   for (let i = 0; i < n; i++) {
     const e = entries[i]!;
     kinds[i] = entryKind(e);
-    const id = idOf(e);
-    if (id !== undefined) {
-      const prev = idx.set(id, i);
-      if (prev !== -1) {
-        shadowed[prev] = 1;
-        s.dupDiags.push(duplicateDiag(s, id, i, prev));
-      }
-    }
+    setId(s, i);
     applyLabel(labels, e);
+  }
+}
+
+/** Pass 1 when kinds and labels are given. */
+function indexIdsOnly(s: TreeState): void {
+  for (let i = 0; i < s.n; i++) setId(s, i);
+}
+
+function setId(s: TreeState, i: number): void {
+  const id = s.idAt(i);
+  if (id === undefined) return;
+  const prev = s.idx.set(id, i);
+  if (prev !== -1) {
+    s.shadowed[prev] = 1;
+    s.dupDiags.push(duplicateDiag(s, id, i, prev));
   }
 }
 
 /** Pass 2: resolve parents. -1 = root. */
 function resolveParents(s: TreeState): void {
-  const { entries, idx, shadowed, parent, n } = s;
+  const { idx, shadowed, parent, n } = s;
   for (let i = 0; i < n; i++) {
     if (shadowed[i]) continue;
-    const e = entries[i]!;
-    const pid = parentIdOf(e);
+    const pid = s.parentIdAt(i);
     if (pid === null) continue;
     const p = idx.get(pid);
     if (p === -1) {
-      missingParent(s, e, i, pid);
+      missingParent(s, i, pid);
       continue;
     }
     parent[i] = p;
@@ -205,7 +253,7 @@ function resolveParents(s: TreeState): void {
  * ends at a root or at a node whose depth is known, and the depths along it follow.
  */
 function cutCyclesAndMeasureDepths(s: TreeState): void {
-  const { entries, shadowed, parent, depth, n } = s;
+  const { shadowed, parent, depth, n } = s;
   // depth doubles as the walk state: -1 not reached yet, -2 on the current walk, ≥ 0 done.
   const stack = new Int32Array(n);
   for (let i = 0; i < n; i++) {
@@ -219,7 +267,7 @@ function cutCyclesAndMeasureDepths(s: TreeState): void {
     }
     if (j !== -1 && depth[j] === -2) {
       const last = stack[top - 1]!;
-      const lastId = idOf(entries[last]!);
+      const lastId = s.idAt(last);
       parent[last] = -1;
       s.cycleDiags.push({
         line: lineAt(s, last),
@@ -228,7 +276,7 @@ function cutCyclesAndMeasureDepths(s: TreeState): void {
         message:
           last === j
             ? `entry "${lastId}" is its own parent; the walk stops there and it is shown as a root`
-            : `parentId chain loops back to "${idOf(entries[j]!)}"; the walk stops at the repeated id and "${lastId}" is shown as a root`,
+            : `parentId chain loops back to "${s.idAt(j)}"; the walk stops at the repeated id and "${lastId}" is shown as a root`,
       });
       j = -1; // `last` is a root now
     }
@@ -240,7 +288,7 @@ function cutCyclesAndMeasureDepths(s: TreeState): void {
 
 /** Pass 4: children lists in file order (linked back to front, so no lastChild is needed), roots. */
 function linkChildren(s: TreeState): void {
-  const { shadowed, parent, firstChild, nextSibling, entries, n } = s;
+  const { shadowed, parent, firstChild, nextSibling, n } = s;
   let size = 0;
   for (let i = n - 1; i >= 0; i--) {
     if (shadowed[i]) continue;
@@ -254,7 +302,7 @@ function linkChildren(s: TreeState): void {
   for (let i = 0; i < n; i++) {
     if (shadowed[i] || parent[i] !== -1) continue;
     s.rootIdx.push(i);
-    const id = idOf(entries[i]!);
+    const id = s.idAt(i);
     if (id !== undefined) s.roots.push(id);
   }
 }
@@ -266,7 +314,7 @@ export function linkNode(s: TreeState, i: number): void {
   const p = s.parent[i]!;
   if (p === -1) {
     s.rootIdx.push(i);
-    const id = idOf(s.entries[i]!);
+    const id = s.idAt(i);
     if (id !== undefined) s.roots.push(id);
     return;
   }

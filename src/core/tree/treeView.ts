@@ -200,6 +200,57 @@ export function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string |
   }
 }
 
+/** What the filters read of an entry, as bits (a lazy index keeps these instead of the entry). */
+export const ViewFlag = {
+  Settings: 1,
+  User: 2,
+  Assistant: 4,
+  ToolResult: 8,
+  HasText: 16,
+  HasToolCall: 32,
+  ErrorOrAborted: 64,
+} as const;
+
+/** The ViewFlag bits of an entry: exactly the facts passesFilter reads. */
+export function viewFlagsOf(e: ViewEntry): number {
+  let f = SETTINGS_TYPES.has(e.type) ? ViewFlag.Settings : 0;
+  const m = messageOf(e);
+  if (!m) return f;
+  const role = str(m.role);
+  if (role === 'user') f |= ViewFlag.User;
+  else if (role === 'toolResult') f |= ViewFlag.ToolResult;
+  else if (role === 'assistant') {
+    f |= ViewFlag.Assistant;
+    const stop = str(m.stopReason);
+    if (stop !== undefined && stop !== 'stop' && stop !== 'toolUse' && stop !== 'end_turn') f |= ViewFlag.ErrorOrAborted;
+    if (hasText(m.content)) f |= ViewFlag.HasText;
+    if (hasToolCall(m.content)) f |= ViewFlag.HasToolCall;
+  }
+  return f;
+}
+
+/** passesFilter over viewFlagsOf(e): the same rules, read from the bits. */
+export function passesFilterFlags(f: number, mode: TreeFilterMode, label: string | undefined, isLeaf: boolean): boolean {
+  const assistant = (f & ViewFlag.Assistant) !== 0;
+  const text = (f & ViewFlag.HasText) !== 0;
+  if (mode !== 'all' && assistant && !isLeaf) {
+    if (!text && (f & ViewFlag.HasToolCall) === 0 && (f & ViewFlag.ErrorOrAborted) === 0) return false;
+  }
+  const settings = (f & ViewFlag.Settings) !== 0;
+  switch (mode) {
+    case 'all':
+      return true;
+    case 'user-only':
+      return (f & ViewFlag.User) !== 0;
+    case 'no-tools':
+      return !settings && (f & ViewFlag.ToolResult) === 0 && !(assistant && !text && !isLeaf);
+    case 'labelled-only':
+      return label !== undefined && label !== '';
+    case 'default':
+      return !settings;
+  }
+}
+
 /** A node of the visible branch tree: one entry, or a collapsed linear run of entries. */
 export type BranchNode =
   | { kind: 'entry'; id: string }
@@ -256,13 +307,49 @@ export interface VisibleForest {
   hidden: number;
 }
 
-export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: string | null): VisibleForest {
+/**
+ * What visibleForest walks: the tree by position, and the filter and search by position. The
+ * eager index answers from its entries (forestSourceOfIndex); the lazy index (bodies on disk)
+ * from flags it kept while streaming and a search bitset — the same walk either way.
+ */
+export interface ForestSource {
+  /** Positions 0…n-1. */
+  readonly n: number;
+  readonly rootPositions: readonly number[];
+  indexOf(id: string): number;
+  parentAt(i: number): number;
+  firstChildAt(i: number): number;
+  nextSiblingAt(i: number): number;
+  /** Entries without an id cannot be rows. */
+  hasIdAt(i: number): boolean;
+  /** passesFilter of the entry at i (`isLeaf`: it is the leaf the filters exempt). */
+  passesAt(i: number, mode: TreeFilterMode, isLeaf: boolean): boolean;
+  /** Whether the entry at i matches every search token (only asked with tokens). */
+  matchesAt(i: number, tokens: readonly string[]): boolean;
+}
+
+/** The forest source of the eager tree index: filters and search read the entries themselves. */
+export function forestSourceOfIndex(index: TreeIndex): ForestSource {
   const entries = index.entries as readonly ViewEntry[];
-  const n = entries.length;
-  const leafPos = leafId === null ? -1 : index.indexOf(leafId);
+  const labels = index.labels;
+  return {
+    n: entries.length,
+    rootPositions: index.rootPositions,
+    indexOf: (id) => index.indexOf(id),
+    parentAt: (i) => index.parentAt(i),
+    firstChildAt: (i) => index.firstChildAt(i),
+    nextSiblingAt: (i) => index.nextSiblingAt(i),
+    hasIdAt: (i) => typeof entries[i]!.id === 'string',
+    passesAt: (i, mode, isLeaf) => passesFilter(entries[i]!, mode, labels.get(entries[i]!.id), isLeaf),
+    matchesAt: (i, tokens) => matchesSearch(searchHaystack(entries[i]!, labels.get(entries[i]!.id)), tokens),
+  };
+}
+
+export function visibleForest(src: ForestSource, opts: VisibleOptions, leafId: string | null): VisibleForest {
+  const n = src.n;
+  const leafPos = leafId === null ? -1 : src.indexOf(leafId);
   const onPath = new Uint8Array(n);
-  for (let i = leafPos; i !== -1; i = index.parentAt(i)) onPath[i] = 1;
-  const hasId = (i: number): boolean => typeof entries[i]!.id === 'string';
+  for (let i = leafPos; i !== -1; i = src.parentAt(i)) onPath[i] = 1;
 
   const first = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
@@ -281,7 +368,7 @@ export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: st
     let active = -1;
     for (let k = kids.length - 1; k >= 0; k--) {
       const c = kids[k]!;
-      if (!hasId(c)) continue;
+      if (!src.hasIdAt(c)) continue;
       if (onPath[c] === 1 && active === -1) active = c;
       else {
         stackPos.push(c);
@@ -293,16 +380,14 @@ export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: st
       stackAnchor.push(anchor);
     }
   };
+  // The search index's matches, by position (they decide what a search shows when given).
+  const matchPos = opts.matchIds ? new Set([...opts.matchIds].map((id) => src.indexOf(id)).filter((p) => p >= 0)) : null;
   const kids: number[] = [];
-  pushOrdered(index.rootPositions, -1);
+  pushOrdered(src.rootPositions, -1);
   while (stackPos.length > 0) {
     const i = stackPos.pop()!;
     const anchor = stackAnchor.pop()!;
-    const e = entries[i]!;
-    const label = index.labels.get(e.id);
-    const visible =
-      passesFilter(e, opts.filter, label, i === leafPos) &&
-      (opts.matchIds ? opts.matchIds.has(e.id) : opts.tokens.length === 0 || matchesSearch(searchHaystack(e, label), opts.tokens));
+    const visible = src.passesAt(i, opts.filter, i === leafPos) && (matchPos ? matchPos.has(i) : opts.tokens.length === 0 || src.matchesAt(i, opts.tokens));
     let below = anchor;
     if (visible) {
       if (anchor === -1) {
@@ -321,7 +406,7 @@ export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: st
       hidden++;
     }
     kids.length = 0;
-    for (let c = index.firstChildAt(i); c !== -1; c = index.nextSiblingAt(c)) kids.push(c);
+    for (let c = src.firstChildAt(i); c !== -1; c = src.nextSiblingAt(c)) kids.push(c);
     pushOrdered(kids, below);
   }
   return { top, first, next, anchor: anchorOf, order: order.subarray(0, visibleCount), onPath, leafPos, hidden };
@@ -330,7 +415,7 @@ export function visibleForest(index: TreeIndex, opts: VisibleOptions, leafId: st
 /** The visible tree with ids as keys (the Sessions view's rows and the search), built from visibleForest. */
 export function computeVisibleTree(src: TreeSource, opts: VisibleOptions): VisibleTree {
   const { index } = src;
-  const f = visibleForest(index, opts, src.leafId);
+  const f = visibleForest(forestSourceOfIndex(index), opts, src.leafId);
   const idAt = (i: number): string => (index.entries[i] as ViewEntry).id;
   const parent = new Map<string, string | null>();
   const children = new Map<string | null, string[]>();

@@ -42,6 +42,8 @@ interface Slot {
   handle: number;
   refs: number;
   model: Promise<SessionModel>;
+  /** Stops the load (between chunks) once nobody waits for it. */
+  loading: AbortController;
 }
 
 /** `vscode.l10n.t` over a bundle: the template translated when the bundle has it, then filled in. */
@@ -65,13 +67,15 @@ export class ModelRegistry {
     const key = JSON.stringify([p.path, p.session ?? null, p.blobDir ?? '', p.dshHome ?? '']);
     let slot = this.#byKey.get(key);
     if (!slot) {
+      const loading = new AbortController();
       const model = openSessionModel(p.path, {
+        signal: loading.signal,
         l10nT: bundleTranslate(p.bundle),
         ...(p.blobDir ? { blobDir: p.blobDir } : {}),
         ...(p.dshHome ? { dshHome: p.dshHome } : {}),
         ...(p.session !== undefined ? { session: p.session } : {}),
       });
-      const created: Slot = { key, handle: this.#next++, refs: 0, model };
+      const created: Slot = { key, handle: this.#next++, refs: 0, model, loading };
       slot = created;
       this.#byKey.set(key, created);
       this.#byHandle.set(created.handle, created);
@@ -107,6 +111,7 @@ export class ModelRegistry {
     const slot = this.#byHandle.get(handle);
     if (!slot || --slot.refs > 0) return;
     this.#drop(slot);
+    slot.loading.abort();
     slot.model.then((m) => m.dispose(), () => undefined);
   }
 

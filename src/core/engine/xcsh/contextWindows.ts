@@ -25,7 +25,7 @@ interface LeafContext {
 
 const CACHED_LEAVES = 4;
 
-function entryTimestamp(e: SessionEntry | undefined, m?: Obj): string | null {
+export function entryTimestamp(e: SessionEntry | undefined, m?: Obj): string | null {
   const ts = (e as { timestamp?: unknown } | undefined)?.timestamp;
   if (typeof ts === 'string') return ts;
   const mt = m?.timestamp;
@@ -33,7 +33,7 @@ function entryTimestamp(e: SessionEntry | undefined, m?: Obj): string | null {
 }
 
 /** A message row of the preview (kept, summary or cut): the message's parts plus where it sits. */
-function messageRow(
+export function messageRow(
   parts: MessageParts,
   at: Pick<MessageView, 'index' | 'entryId' | 'timestamp' | 'tokensEst' | 'cumulativeTokensEst' | 'segment'>,
   callIndex: number | null,
@@ -217,7 +217,13 @@ export class ContextWindows {
 
   /** The content array of an entry that holds images (message or custom_message). */
   imageData(entryId: string, blockIndex: number): { data: string; mimeType: string } | null {
-    const e = this.snap.index.get(entryId) as Obj | undefined;
+    return imageIn(this.snap.index.get(entryId), blockIndex);
+  }
+}
+
+/** The image at a block of an entry that holds images (message or custom_message). */
+export function imageIn(entry: SessionEntry | undefined, blockIndex: number): { data: string; mimeType: string } | null {
+    const e = entry as Obj | undefined;
     if (!e) return null;
     const content = e.type === 'message' && e.message && typeof e.message === 'object' ? (e.message as Obj).content : e.content;
     if (!Array.isArray(content)) return null;
@@ -225,4 +231,3 @@ export class ContextWindows {
     if (!b || b.type !== 'image' || typeof b.data !== 'string') return null;
     return { data: b.data, mimeType: typeof b.mimeType === 'string' ? b.mimeType : 'image/png' };
   }
-}

@@ -46,7 +46,43 @@ function oneLineOrNull(text: string | null): string | null {
 }
 
 function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
-  const header = loaded.header;
+  return summarizeFacts({
+    path,
+    header: loaded.header,
+    firstPrompt: firstMeaningfulPrompt(loaded.entries),
+    originalVersion: loaded.originalVersion,
+    readOnlyReason: loaded.readOnlyReason,
+    stat: loaded.stat,
+    bytes: loaded.bytes,
+    entryCount: loaded.entries.length,
+    leafCount: index.leaves().length,
+    defaultLeafId: index.defaultLeafId,
+    stats,
+    diagnostics,
+    revision,
+  });
+}
+
+/** What a summary is made of: the eager document and the lazy index both give these. */
+export interface SummaryFacts {
+  path: string;
+  header: LoadedSession['header'];
+  firstPrompt: string | null;
+  originalVersion: number;
+  readOnlyReason: string | null;
+  stat: { size: number; mtimeMs: number } | null;
+  bytes: number;
+  entryCount: number;
+  leafCount: number;
+  defaultLeafId: string | null;
+  stats: SessionStats;
+  diagnostics: readonly Diagnostic[];
+  revision: number;
+}
+
+export function summarizeFacts(f: SummaryFacts): SessionSummary {
+  const { path, stats, diagnostics, revision } = f;
+  const header = f.header;
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
   return {
     format: 'xcsh',
@@ -56,19 +92,19 @@ function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats:
     filePath: path,
     title: str(header?.title) ?? stats.title,
     // The first prompt that says what the session is about: a leading "/mode" names nothing.
-    firstPrompt: oneLineOrNull(firstMeaningfulPrompt(loaded.entries) ?? stats.firstUserMessage),
+    firstPrompt: oneLineOrNull(f.firstPrompt ?? stats.firstUserMessage),
     cwd: str(header?.cwd),
     sessionId: str(header?.id),
-    version: header ? loaded.originalVersion : null,
+    version: header ? f.originalVersion : null,
     currentVersion: CURRENT_SESSION_VERSION,
-    needsMigration: header !== null && loaded.originalVersion < CURRENT_SESSION_VERSION,
-    readOnlyReason: loaded.readOnlyReason,
+    needsMigration: header !== null && f.originalVersion < CURRENT_SESSION_VERSION,
+    readOnlyReason: f.readOnlyReason,
     created: str(header?.timestamp) ?? stats.firstTimestamp,
-    modified: loaded.stat ? new Date(loaded.stat.mtimeMs).toISOString() : stats.lastTimestamp,
-    sizeBytes: loaded.stat?.size ?? loaded.bytes,
-    entryCount: loaded.entries.length,
-    leafCount: index.leaves().length,
-    defaultLeafId: index.defaultLeafId,
+    modified: f.stat ? new Date(f.stat.mtimeMs).toISOString() : stats.lastTimestamp,
+    sizeBytes: f.stat?.size ?? f.bytes,
+    entryCount: f.entryCount,
+    leafCount: f.leafCount,
+    defaultLeafId: f.defaultLeafId,
     totals: {
       messages: messageCountOf(stats),
       toolCalls: stats.toolCalls,

@@ -11,12 +11,12 @@
 // A selection is laid over a cached layout (selectLeafIn), so clicking through a 100k-entry
 // session never flattens it again.
 import type { TreeIndex } from '../../tree/tree';
-import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ViewEntry } from '../../tree/treeView';
+import { entryPreview, forestSourceOfIndex, roleOf, tokenizeSearch, visibleForest, type ForestSource, type ViewEntry } from '../../tree/treeView';
 import type { TreeFilter, TreeRow } from '../../../protocol/messages';
 /** The rows of a filter and search: independent of the selected leaf. */
-export interface TreeLayout {
-  /** Entry id of each row. */
-  ids: string[];
+export interface ForestLayout {
+  /** Position (in file order) of the entry of each row. */
+  pos: Int32Array;
   /** rowAt[position in index.entries] = its row, or -1 when the filter or search hides it. */
   rowAt: Int32Array;
   depths: Int32Array;
@@ -24,11 +24,19 @@ export interface TreeLayout {
   hidden: number;
 }
 
-export interface FlatTree extends TreeLayout {
+/** The eager layout also names each row's entry id. */
+export interface TreeLayout extends ForestLayout {
+  /** Entry id of each row. */
+  ids: string[];
+}
+
+export interface LeafSelection {
   /** onPath[position] = 1 for the entries on the selected leaf's path. */
   onPath: Uint8Array;
   selectedIndex: number | null;
 }
+
+export type FlatTree = TreeLayout & LeafSelection;
 
 export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string, selectedLeaf: string | null): FlatTree {
   return selectLeafIn(index, layoutTree(index, filter, search), selectedLeaf);
@@ -36,18 +44,26 @@ export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string
 
 export function layoutTree(index: TreeIndex, filter: TreeFilter, search: string): TreeLayout {
   const entries = index.entries as readonly ViewEntry[];
+  const layout = layoutForest(forestSourceOfIndex(index), filter, tokenizeSearch(search), index.defaultLeafId);
+  const ids = new Array<string>(layout.pos.length);
+  for (let r = 0; r < ids.length; r++) ids[r] = entries[layout.pos[r]!]!.id;
+  return { ...layout, ids };
+}
+
+/** The rows over any forest source (the eager index or the lazy one): one layout for both. */
+export function layoutForest(src: ForestSource, filter: TreeFilter, tokens: readonly string[], defaultLeafId: string | null): ForestLayout {
   // Ordered (and the empty-assistant exemption of the filters applied) by the default leaf, never
   // by the selection: see the file comment.
-  const { top, first: visFirst, next: visNext, hidden } = visibleForest(index, { filter, tokens: tokenizeSearch(search) }, index.defaultLeafId);
+  const { top, first: visFirst, next: visNext, hidden } = visibleForest(src, { filter, tokens }, defaultLeafId);
 
   // At a fork the first child (the default leaf's line when it runs through here, else the
   // oldest branch) continues at the same indentation; the other branches are listed right after
   // the fork point, one level deeper, and then the main line resumes. A 100k-entry session with
   // hundreds of side branches thus stays readable: its main line never drifts to the right.
-  const ids: string[] = [];
+  const posList: number[] = [];
   const depthList: number[] = [];
   const forkList: number[] = [];
-  const rowAt = new Int32Array(entries.length).fill(-1);
+  const rowAt = new Int32Array(src.n).fill(-1);
   const rowPos: number[] = [];
   const rowDepth: number[] = [];
   const rowFork: number[] = [];
@@ -73,18 +89,20 @@ export function layoutTree(index: TreeIndex, filter: TreeFilter, search: string)
   while (rowPos.length > 0) {
     const i = rowPos.pop()!;
     const depth = rowDepth.pop()!;
-    rowAt[i] = ids.length;
-    ids.push(entries[i]!.id);
+    rowAt[i] = posList.length;
+    posList.push(i);
     depthList.push(depth);
     forkList.push(rowFork.pop()!);
     pushChildren(visFirst[i]!, depth);
   }
-  return { ids, rowAt, depths: Int32Array.from(depthList), forks: Uint8Array.from(forkList), hidden };
+  return { pos: Int32Array.from(posList), rowAt, depths: Int32Array.from(depthList), forks: Uint8Array.from(forkList), hidden };
 }
 
+type TreeWalk = Pick<ForestSource, 'indexOf' | 'parentAt'>;
+
 /** A layout with a selected leaf: its path highlighted, its row (or its nearest visible ancestor's) selected. */
-export function selectLeafIn(index: TreeIndex, layout: TreeLayout, selectedLeaf: string | null): FlatTree {
-  const onPath = new Uint8Array(index.entries.length);
+export function selectLeafIn<L extends ForestLayout>(index: TreeWalk, layout: L, selectedLeaf: string | null): L & LeafSelection {
+  const onPath = new Uint8Array(layout.rowAt.length);
   const leafPos = selectedLeaf === null ? -1 : index.indexOf(selectedLeaf);
   let selectedIndex: number | null = null;
   for (let i = leafPos; i !== -1; i = index.parentAt(i)) {
@@ -122,7 +140,7 @@ export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count:
 }
 
 /** The row of an entry, or of its nearest ancestor the filter shows. */
-export function rowOfEntry(index: TreeIndex, flat: FlatTree, entryId: string): number | null {
+export function rowOfEntry(index: TreeWalk, flat: ForestLayout, entryId: string): number | null {
   for (let i = index.indexOf(entryId); i !== -1; i = index.parentAt(i)) {
     if (flat.rowAt[i] !== -1) return flat.rowAt[i]!;
   }

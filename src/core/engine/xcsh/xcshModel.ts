@@ -9,6 +9,8 @@ import type { ContextInfo, MessageView, SessionSummary, TreeFilter } from '../..
 import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
+import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from './branchQueries';
+import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../tree/treeView';
 import { layoutTree, rowOfEntry, selectLeafIn, treeRows, type FlatTree, type TreeLayout } from './treeRows';
 
 export class XcshModel implements SessionModel {
@@ -19,24 +21,27 @@ export class XcshModel implements SessionModel {
   /** The rows of the last filter and search (selection-independent), and the last selection laid over them. */
   #treeCache: { key: string; layout: TreeLayout; leafId?: string | null; flat?: FlatTree } | undefined;
   readonly #l10nT: Translate;
+  #branchQueries: { revision: number; q: BranchQueries } | undefined;
 
   private constructor(
     readonly path: string,
     private readonly doc: SessionDocument,
     private readonly blobs: BlobStore,
     l10nT: Translate,
+    revision: number,
   ) {
     this.#l10nT = l10nT;
-    this.#revision = 1;
+    this.#revision = revision;
     this.#snap = snapshotOfDocument(path, doc, blobs, this.#revision, performance.now());
     this.#windows = new ContextWindows(this.#snap);
   }
 
-  static async open(path: string, opts: ModelOptions = {}): Promise<XcshModel> {
+  /** `revision`: where the summary's revision starts (a lazy model handing over to this one goes on counting). */
+  static async open(path: string, opts: ModelOptions = {}, revision = 1): Promise<XcshModel> {
     // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
     // missing blob shows its placeholder where it is used.
     const doc = await openSessionDocument(path);
-    return new XcshModel(path, doc, new BlobStore(opts.blobDir || defaultBlobDir()), opts.l10nT ?? english);
+    return new XcshModel(path, doc, new BlobStore(opts.blobDir || defaultBlobDir()), opts.l10nT ?? english, revision);
   }
 
   /** The document behind the model (for the xcsh-only write commands and the CLI). */
@@ -129,6 +134,40 @@ export class XcshModel implements SessionModel {
       this.#treeCache = undefined;
     }
     return { kind: r.kind, summary: this.#snap.summary };
+  }
+
+  #branches(): BranchQueries {
+    const snap = this.#snap;
+    if (this.#branchQueries?.revision !== snap.revision) {
+      const index = snap.index;
+      const entries = index.entries as readonly ViewEntry[];
+      const q = new BranchQueries({
+        ...forestSourceOfIndex(index),
+        defaultLeafId: index.defaultLeafId,
+        idAt: (i) => entries[i]!.id,
+        isUserAt: (i) => roleOf(entries[i]!) === 'user',
+        labelOf: (id) => index.labels.get(id),
+        entriesAt: async (ps) => ps.map((p) => entries[p]!),
+      });
+      this.#branchQueries = { revision: snap.revision, q };
+    }
+    return this.#branchQueries.q;
+  }
+
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    return this.#branches().segments(q, under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    return this.#branches().runEntries(q, firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    return this.#branches().revealPath(q, entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    return this.#branches().searchHit(q);
   }
 
   dispose(): void {}

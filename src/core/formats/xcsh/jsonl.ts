@@ -136,8 +136,20 @@ const BIG_CHUNK = 1 << 18;
  * is decoded to a new string before the next read. A line that spans reads is gathered in a
  * carry buffer that only grows (to the longest such line).
  */
-export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlParseResult> {
-  const lines = new ChunkLines(new LineParser(at?.startLine ?? 0, at?.from ?? 0));
+export interface ReadOptions {
+  /** Records go here instead of the result's columns (LineParser.onRecord). */
+  onRecord?: LineParser['onRecord'];
+  /** Called after each read chunk's lines were parsed (the lazy index flushes its batch there). */
+  onChunk?: () => void;
+  /** Stops the read between chunks: the promise rejects with `abortError()`. */
+  signal?: AbortSignal;
+  abortError?: () => Error;
+}
+
+export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptions = {}): Promise<JsonlParseResult> {
+  const parser = new LineParser(at?.startLine ?? 0, at?.from ?? 0);
+  if (opts.onRecord) parser.onRecord = opts.onRecord;
+  const lines = new ChunkLines(parser);
   const fh = await open(path, 'r');
   let chunk = Buffer.allocUnsafeSlow(CHUNK);
   let abs = at?.from ?? 0; // absolute offset of the current chunk
@@ -145,9 +157,11 @@ export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlP
   let lastByte = -1;
   try {
     for (;;) {
+      if (opts.signal?.aborted) throw opts.abortError ? opts.abortError() : new Error('aborted');
       const { bytesRead: got } = await fh.read(chunk, 0, chunk.length, abs);
       if (got === 0) break;
       lines.feed(chunk, got, abs);
+      opts.onChunk?.();
       abs += got;
       lastByte = chunk[got - 1]!;
       // (safe to replace: feed() kept no reference into the old buffer)
@@ -157,6 +171,7 @@ export async function readJsonlFile(path: string, at?: ReadFrom): Promise<JsonlP
     await fh.close();
   }
   const result = lines.finish(abs);
+  opts.onChunk?.();
   result.bytes = abs;
   // A tail that read nothing says nothing about the byte before it: the caller knows that one.
   result.endsWithNewline = abs === start || lastByte === LF;

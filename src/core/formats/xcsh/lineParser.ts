@@ -81,6 +81,13 @@ export class LineParser {
   #openBuf: Buffer = Buffer.allocUnsafeSlow(4096);
   #open: OpenRecord | null = null;
   #resume: ReadFrom | null = null;
+  /**
+   * When set, records go to this sink instead of `result.columns` (the lazy index keeps what it
+   * needs of each and drops the value, issue 11). Everything else — diagnostics, unparsed ranges,
+   * the title line, `resume` — is kept as usual.
+   */
+  onRecord: ((value: Record<string, unknown>, line: number, start: number, end: number) => void) | null = null;
+  #sunk = 0;
 
   constructor(startLine = 0, from = 0) {
     this.result.lines = startLine;
@@ -182,10 +189,15 @@ export class LineParser {
     const r = this.result;
     // Part B §6: newer oh-my-pi files start with a fixed-width title line; the header is line 2.
     const c = r.columns;
-    if (line === 1 && c.values.length === 0 && value.type === 'title') {
+    if (line === 1 && c.values.length === 0 && this.#sunk === 0 && value.type === 'title') {
       this.#runs.flush();
       r.title = { value, line, start, end };
       r.diagnostics.push({ line, kind: 'title-line', message: 'oh-my-pi fixed-width title line (header read from line 2)' });
+      return;
+    }
+    if (this.onRecord !== null) {
+      this.#sunk++;
+      this.onRecord(value, line, start, end);
       return;
     }
     c.values.push(value);

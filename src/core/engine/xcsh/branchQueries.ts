@@ -1,0 +1,164 @@
+// The Sessions view's branch tree as model queries (issue 11): what segmentsUnder(computeVisibleTree
+// (…)), runTitle and nearestVisible + the view's visibleEntryNode give today, answered over the
+// one forest walk (visibleForest) both xcsh models share — positions and typed arrays, and no
+// full id list: a run of a million entries is sent as its first and last id and a count, and its
+// entries are paged.
+import type { TreeRow } from '../../../protocol/messages';
+import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ForestSource, type TreeFilterMode, type ViewEntry, type VisibleForest } from '../../tree/treeView';
+
+export interface BranchQuery {
+  filter: TreeFilterMode;
+  search: string;
+}
+
+export type BranchSegment =
+  | { kind: 'entry'; id: string; hasBranches: boolean; row: TreeRow }
+  | { kind: 'run'; firstId: string; lastId: string; count: number; title: string; onActivePath: boolean };
+
+export interface RunEntry {
+  id: string;
+  /** The run's last entry when the branch forks there (its children are the next segments). */
+  hasBranches: boolean;
+  row: TreeRow;
+}
+
+/** A step of the way down to an entry: the segment that starts at `firstId` under `under` (null: the top). */
+export interface RevealStep {
+  under: string | null;
+  kind: 'entry' | 'run';
+  firstId: string;
+}
+
+/** What the queries read besides the forest: ids, the user flag, bodies of the few entries shown. */
+export interface BranchSource extends ForestSource {
+  readonly defaultLeafId: string | null;
+  idAt(i: number): string;
+  /** roleOf(entry) === 'user' (a run is titled by its first user prompt). */
+  isUserAt(i: number): boolean;
+  labelOf(id: string): string | undefined;
+  entriesAt(positions: readonly number[]): Promise<ViewEntry[]>;
+}
+
+export class BranchQueries {
+  #cache: { key: string; forest: VisibleForest } | undefined;
+
+  constructor(private readonly src: BranchSource) {}
+
+  /** The visible forest of a query, ordered by the default leaf (as computeVisibleTree). Memoised per query. */
+  forest(q: BranchQuery, prepare?: () => void): VisibleForest {
+    const tokens = tokenizeSearch(q.search);
+    const key = `${q.filter}\0${tokens.join(' ')}`;
+    if (this.#cache?.key !== key) {
+      prepare?.();
+      this.#cache = { key, forest: visibleForest(this.src, { filter: q.filter, tokens }, this.src.defaultLeafId) };
+    }
+    return this.#cache.forest;
+  }
+
+  #childCount(f: VisibleForest, a: number): number {
+    let c = 0;
+    for (let k = a === -1 ? f.top : f.first[a]!; k !== -1 && c < 2; k = f.next[k]!) c++;
+    return c;
+  }
+
+  async #rows(f: VisibleForest, positions: readonly number[]): Promise<TreeRow[]> {
+    const src = this.src;
+    const entries = await src.entriesAt(positions);
+    const defaultLeaf = src.defaultLeafId;
+    return positions.map((p, k) => {
+      const e = entries[k]!;
+      return {
+        entryId: e.id,
+        depth: 0,
+        kind: roleOf(e) ?? e.type,
+        text: entryPreview(e, 140),
+        label: src.labelOf(e.id) ?? null,
+        timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
+        isLeaf: src.firstChildAt(p) === -1,
+        isDefaultLeaf: e.id === defaultLeaf,
+        onPath: f.onPath[p] === 1,
+        forks: this.#childCount(f, p) > 1,
+      };
+    });
+  }
+
+  /** The segments under a visible entry (null: the top), as segmentsUnder gives them. */
+  async segments(q: BranchQuery, under: string | null, forest?: VisibleForest): Promise<BranchSegment[]> {
+    const f = forest ?? this.forest(q);
+    const src = this.src;
+    const a = under === null ? -1 : src.indexOf(under);
+    if (a !== -1 && f.anchor[a] === -2) return [];
+    const out: (BranchSegment | number)[] = [];
+    const singles: number[] = [];
+    for (let start = a === -1 ? f.top : f.first[a]!; start !== -1; start = f.next[start]!) {
+      let last = start;
+      let count = 1;
+      let firstUser = src.isUserAt(start) ? start : -1;
+      while (this.#childCount(f, last) === 1) {
+        last = f.first[last]!;
+        count++;
+        if (firstUser === -1 && src.isUserAt(last)) firstUser = last;
+      }
+      if (count === 1) {
+        out.push(start);
+        singles.push(start);
+      } else {
+        const [titled] = await src.entriesAt([firstUser !== -1 ? firstUser : start]);
+        out.push({ kind: 'run', firstId: src.idAt(start), lastId: src.idAt(last), count, title: titled ? entryPreview(titled, 80) : '', onActivePath: f.onPath[start] === 1 });
+      }
+    }
+    const rows = await this.#rows(f, singles);
+    let r = 0;
+    return out.map((s) => {
+      if (typeof s !== 'number') return s;
+      const row = rows[r++]!;
+      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row };
+    });
+  }
+
+  /** Entries [start, start + count) of the run that starts at `firstId`, paged (a run may hold a million). */
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    const f = this.forest(q);
+    let p = this.src.indexOf(firstId);
+    if (p === -1 || f.anchor[p] === -2) return [];
+    const positions: number[] = [];
+    for (let k = 0; p !== -1 && positions.length < count; k++) {
+      if (k >= start) positions.push(p);
+      if (this.#childCount(f, p) !== 1) break;
+      p = f.first[p]!;
+    }
+    const rows = await this.#rows(f, positions);
+    // Only a run's last entry can have children besides the next one: the fork that ends it.
+    return positions.map((pos, k) => ({ id: rows[k]!.entryId, hasBranches: this.#childCount(f, pos) > 1, row: rows[k]! }));
+  }
+
+  /**
+   * Where an entry shows: `target` is the entry or its nearest visible ancestor, `chain` the
+   * segments from the top down to the one holding it (what the view's reveal walks). Null when
+   * nothing on its path is visible.
+   */
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    const f = this.forest(q);
+    const src = this.src;
+    let t = src.indexOf(entryId);
+    while (t !== -1 && f.anchor[t] === -2) t = src.parentAt(t);
+    if (t === -1) return null;
+    const chain: RevealStep[] = [];
+    for (let id = t; id !== -1; ) {
+      let start = id;
+      let above = f.anchor[start]!;
+      while (above !== -1 && this.#childCount(f, above) === 1) {
+        start = above;
+        above = f.anchor[start]!;
+      }
+      chain.push({ under: above === -1 ? null : src.idAt(above), kind: this.#childCount(f, start) === 1 ? 'run' : 'entry', firstId: src.idAt(start) });
+      id = above;
+    }
+    return { target: src.idAt(t), chain: chain.reverse() };
+  }
+
+  /** How many entries the filter shows and the search matches (the Sessions search's count). */
+  searchHit(q: BranchQuery, forest?: VisibleForest): { entryMatches: number } {
+    return { entryMatches: (forest ?? this.forest(q)).order.length };
+  }
+}

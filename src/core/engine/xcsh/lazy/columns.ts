@@ -1,0 +1,135 @@
+// Growable typed columns for the lazy index (one value per entry, file order), and packed
+// strings. Why not JS arrays of numbers and strings: a 1M-entry session's index must stay a small
+// fraction of its file (issue 11: settled ≤ 0.25×), and a JS string per id costs ~30 bytes of
+// heap against the 8 bytes of an id's text.
+
+type TypedArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
+type Ctor<T extends TypedArray> = new (n: number) => T;
+
+/** A typed array that grows by doubling; `view()` is the filled part. */
+export class Column<T extends TypedArray> {
+  #a: T;
+  length = 0;
+  constructor(
+    private readonly ctor: Ctor<T>,
+    capacity = 1024,
+  ) {
+    this.#a = new ctor(capacity);
+  }
+  /** A column holding `a` (its length), to push more to: an index that grows by a tail read. */
+  static of<T extends TypedArray>(ctor: Ctor<T>, a: T): Column<T> {
+    const c = new Column(ctor, a.length + Math.max(1024, a.length >> 3));
+    c.#a.set(a as never);
+    c.length = a.length;
+    return c;
+  }
+  push(v: number): void {
+    if (this.length === this.#a.length) {
+      const b = new this.ctor(this.#a.length * 2);
+      b.set(this.#a as never);
+      this.#a = b;
+    }
+    this.#a[this.length++] = v;
+  }
+  get(i: number): number {
+    return this.#a[i]!;
+  }
+  set(i: number, v: number): void {
+    this.#a[i] = v;
+  }
+  /** The filled part, copied to an array of exactly that length (drops the spare capacity). */
+  trimmed(): T {
+    const b = new this.ctor(this.length);
+    b.set(this.#a.subarray(0, this.length) as never);
+    this.#a = b;
+    return b;
+  }
+}
+
+/**
+ * Strings packed per block of BLOCK entries: each block is one joined string, and `ends[i]` is
+ * where string i ends inside its block. Reading one back slices the block (a copy of a few bytes
+ * for an 8-character id). A missing string (null) is an empty range with `nulls[i] = 1`.
+ */
+const BLOCK_SHIFT = 12;
+const BLOCK = 1 << BLOCK_SHIFT;
+
+export class PackedStrings {
+  readonly #blocks: string[] = [];
+  #pending: string[] = [];
+  #pendingLen = 0;
+  readonly #ends = new Column(Uint32Array);
+  readonly #nulls = new Column(Uint8Array);
+
+  get length(): number {
+    return this.#ends.length;
+  }
+
+  push(s: string | null): void {
+    if (s === null) this.#nulls.push(1);
+    else {
+      this.#nulls.push(0);
+      this.#pending.push(s);
+      this.#pendingLen += s.length;
+    }
+    this.#ends.push(this.#pendingLen);
+    if ((this.#ends.length & (BLOCK - 1)) === 0) this.#seal();
+  }
+
+  #seal(): void {
+    this.#blocks.push(this.#pending.join(''));
+    this.#pending = [];
+    this.#pendingLen = 0;
+  }
+
+  /** Ends the pushes that came before (a block still open is joined; pushes may go on after). */
+  #block(b: number): string {
+    if (b < this.#blocks.length) return this.#blocks[b]!;
+    if (this.#pending.length > 1) this.#pending = [this.#pending.join('')];
+    return this.#pending[0] ?? '';
+  }
+
+  at(i: number): string | null {
+    if (this.#nulls.get(i) === 1) return null;
+    const start = (i & (BLOCK - 1)) === 0 ? 0 : this.#ends.get(i - 1);
+    return this.#block(i >>> BLOCK_SHIFT).slice(start, this.#ends.get(i));
+  }
+
+  /** Whether string i equals `s`, without making a string. */
+  equals(i: number, s: string): boolean {
+    if (this.#nulls.get(i) === 1) return false;
+    const start = (i & (BLOCK - 1)) === 0 ? 0 : this.#ends.get(i - 1);
+    const end = this.#ends.get(i);
+    if (end - start !== s.length) return false;
+    return this.#block(i >>> BLOCK_SHIFT).startsWith(s, start);
+  }
+
+  /** Bytes held (for the bench's bytes-per-entry figure): two per UTF-16 unit, at most. */
+  approxBytes(): number {
+    let chars = this.#pendingLen;
+    for (const b of this.#blocks) chars += b.length;
+    return chars + this.#ends.length * 5;
+  }
+}
+
+/** Interned strings: one copy each, addressed by a small number. */
+export class Interner {
+  readonly list: string[] = [];
+  readonly #map = new Map<string, number>();
+  code(s: string): number {
+    let c = this.#map.get(s);
+    if (c === undefined) {
+      c = this.list.length;
+      this.list.push(s);
+      this.#map.set(s, c);
+    }
+    return c;
+  }
+}
+
+/** FNV-1a over UTF-16 units, never 0 (0 means "none" in a hash column). */
+export function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  return h === 0 ? 1 : h;
+}

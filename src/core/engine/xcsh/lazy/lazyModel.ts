@@ -1,0 +1,310 @@
+// The lazy xcsh session model (issue 11): the SessionModel answers from the compact index
+// (lazyIndex.ts), reading bodies by byte range only for what a window shows (bodyReader.ts). Its
+// answers equal the eager XcshModel's on every file it opens (test/unit/lazyModel.test.ts); the
+// files it does not open (see lazyIndex.ts's scope) the eager model opens instead
+// (openSessionModel).
+//
+// No `vscode`, answers are plain data, everything async: the same model runs in the extension's
+// worker thread unchanged.
+import { BlobStore, defaultBlobDir, describeBlobProblem, resolveImageData } from '../../../formats/xcsh/blobs';
+import { english, type Translate } from '../../../l10n';
+import { matchesSearch, searchHaystack, tokenizeSearch, type ViewEntry } from '../../../tree/treeView';
+import { CancelledError } from '../../rpc';
+import type { ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
+import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
+import { imageIn } from '../contextWindows';
+import { summarizeFacts } from '../snapshot';
+import { XcshModel } from '../xcshModel';
+import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
+import { ViewFlag } from '../../../tree/treeView';
+import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
+import { BodyReader } from './bodyReader';
+import { LazyContexts, rowDisplayOf } from './lazyContext';
+import { appendLazyIndex, buildLazyIndex, type LazyIndexData } from './lazyIndex';
+import { LazyTree } from './lazyTree';
+
+export interface LazyOpenOptions extends ModelOptions {
+  signal?: AbortSignal;
+}
+
+interface State {
+  branches: BranchQueries;
+  ix: LazyIndexData;
+  tree: LazyTree;
+  bodies: BodyReader;
+  contexts: LazyContexts;
+  summary: SessionSummary;
+  revision: number;
+}
+
+export class LazyXcshModel implements SessionModel {
+  readonly format = 'xcsh' as const;
+  #s: State;
+  #layout: { key: string; layout: ForestLayout; leafPos?: number; flat?: ForestLayout & LeafSelection } | undefined;
+  #search: { key: string; bits: Uint8Array } | undefined;
+  readonly #l10nT: Translate;
+  readonly #opts: LazyOpenOptions;
+  /** Set once a refresh found the file out of the lazy scope (rewritten as v1, damaged): every answer is its. */
+  #eager: XcshModel | null = null;
+  #refreshing: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    ix: LazyIndexData,
+    private readonly blobs: BlobStore,
+    opts: LazyOpenOptions,
+    revision = 1,
+  ) {
+    this.#l10nT = opts.l10nT ?? english;
+    this.#opts = opts;
+    this.#s = LazyXcshModel.#state(ix, revision);
+  }
+
+  static #state(ix: LazyIndexData, revision: number): State {
+    const tree = new LazyTree(ix);
+    const bodies = new BodyReader(ix);
+    const summary = summarizeFacts({
+      path: ix.path,
+      header: ix.header,
+      firstPrompt: ix.firstPrompt,
+      originalVersion: 3,
+      readOnlyReason: null,
+      stat: { size: ix.stat.size, mtimeMs: ix.stat.mtimeMs },
+      bytes: ix.bytes,
+      entryCount: ix.n,
+      leafCount: tree.leafCount(),
+      defaultLeafId: tree.defaultLeafId,
+      stats: ix.stats,
+      diagnostics: ix.diagnostics,
+      revision,
+    });
+    const branches = new BranchQueries({
+      n: ix.n,
+      rootPositions: tree.rootPositions,
+      indexOf: (id) => tree.indexOf(id),
+      parentAt: (i) => tree.parentAt(i),
+      firstChildAt: (i) => tree.firstChildAt(i),
+      nextSiblingAt: (i) => tree.nextSiblingAt(i),
+      hasIdAt: () => true,
+      passesAt: (i, mode, isLeaf) => tree.passesAt(i, mode, isLeaf),
+      matchesAt: (i) => tree.matchesAt(i),
+      defaultLeafId: tree.defaultLeafId,
+      idAt: (i) => tree.idAt(i),
+      isUserAt: (i) => (ix.viewFlags[i]! & ViewFlag.User) !== 0,
+      labelOf: (id) => ix.labels.get(id),
+      entriesAt: async (ps) => (await bodies.read(ps)) as unknown as ViewEntry[],
+    });
+    return { branches, ix, tree, bodies, contexts: new LazyContexts(ix, tree, bodies, revision), summary, revision };
+  }
+
+  /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
+  static async tryOpen(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel | null> {
+    const r = await buildLazyIndex(path, opts.signal ? { signal: opts.signal } : {});
+    if (r.kind === 'fallback') return null;
+    return new LazyXcshModel(path, r.index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
+  }
+
+  /** The index behind the model (the bench reports its size). */
+  get index(): LazyIndexData {
+    return this.#s.ix;
+  }
+
+  /** Bytes of bodies read from disk so far. */
+  get bytesRead(): number {
+    return this.#s.bodies.bytesRead;
+  }
+
+  async summary(): Promise<SessionSummary> {
+    if (this.#eager) return this.#eager.summary();
+    return this.#s.summary;
+  }
+
+  async has(nodeId: string): Promise<boolean> {
+    if (this.#eager) return this.#eager.has(nodeId);
+    return this.#s.tree.has(nodeId);
+  }
+
+  async defaultLeaf(): Promise<string | null> {
+    if (this.#eager) return this.#eager.defaultLeaf();
+    return this.#s.tree.defaultLeafId;
+  }
+
+  /** The search bitset: every body scanned once per query (bodies stay on disk). */
+  async #searchBits(search: string, signal?: AbortSignal): Promise<void> {
+    const s = this.#s;
+    const tokens = tokenizeSearch(search);
+    if (tokens.length === 0) return;
+    const key = `${s.revision}\0${tokens.join(' ')}`;
+    if (this.#search?.key !== key) {
+      const bits = new Uint8Array(s.ix.n);
+      const labels = s.ix.labels;
+      await s.bodies.scan(
+        s.ix.n,
+        (p, e) => {
+          const v = e as unknown as ViewEntry;
+          if (matchesSearch(searchHaystack(v, labels.get(v.id)), tokens)) bits[p] = 1;
+        },
+        signal,
+      );
+      this.#search = { key, bits };
+    }
+    s.tree.searchBits = this.#search!.bits;
+  }
+
+  async #flat(filter: TreeFilter, search: string, leafPos: number): Promise<ForestLayout & LeafSelection> {
+    const s = this.#s;
+    const key = `${s.revision}\0${filter}\0${search}`;
+    if (this.#layout?.key !== key) {
+      await this.#searchBits(search);
+      this.#layout = { key, layout: layoutForest(s.tree, filter, tokenizeSearch(search), s.tree.defaultLeafId) };
+    }
+    const cache = this.#layout;
+    if (cache.flat === undefined || cache.leafPos !== leafPos) {
+      cache.flat = selectLeafIn(s.tree, cache.layout, leafPos === -1 ? null : s.tree.idAt(leafPos));
+      cache.leafPos = leafPos;
+    }
+    return cache.flat;
+  }
+
+  async tree(p: TreeParams): Promise<TreeResult> {
+    if (this.#eager) return this.#eager.tree(p);
+    const s = this.#s;
+    const leafPos = s.contexts.resolveLeaf(p.leafId);
+    const flat = await this.#flat(p.filter, p.search, leafPos);
+    const end = Math.min(flat.pos.length, p.start + p.count);
+    const positions = p.start < end ? Array.from(flat.pos.subarray(p.start, end)) : [];
+    const bodies = await s.bodies.read(positions);
+    const defaultLeaf = s.tree.defaultLeafPos;
+    const rows: TreeRow[] = positions.map((pos, k) => {
+      const e = bodies[k]! as unknown as ViewEntry;
+      const i = p.start + k;
+      return {
+        entryId: e.id,
+        depth: flat.depths[i]!,
+        ...rowDisplayOf(bodies[k]!, s.ix.labels.get(e.id)),
+        timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
+        isLeaf: s.tree.firstChildAt(pos) === -1,
+        isDefaultLeaf: pos === defaultLeaf,
+        onPath: flat.onPath[pos] === 1,
+        forks: flat.forks[i] === 1,
+      };
+    });
+    return {
+      total: flat.pos.length,
+      hidden: flat.hidden,
+      selectedIndex: flat.selectedIndex,
+      leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
+      focusIndex: p.focusEntryId !== null && s.tree.has(p.focusEntryId) ? rowOfEntry(s.tree, flat, p.focusEntryId) : null,
+      rows,
+    };
+  }
+
+  async context(leafId: string | null): Promise<ContextInfo> {
+    if (this.#eager) return this.#eager.context(leafId);
+    return (await this.#s.contexts.plan(leafId)).info;
+  }
+
+  async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
+    if (this.#eager) return this.#eager.messages(leafId, start, count);
+    return this.#s.contexts.messages(leafId, start, count);
+  }
+
+  async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
+    if (this.#eager) return this.#eager.cutEntries(leafId, start, count);
+    return this.#s.contexts.cutEntries(leafId, start, count);
+  }
+
+  async locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {
+    if (this.#eager) return this.#eager.locate(leafId, entryId);
+    return this.#s.contexts.locate(leafId, entryId);
+  }
+
+  async rawEntry(entryId: string): Promise<unknown> {
+    if (this.#eager) return this.#eager.rawEntry(entryId);
+    const pos = this.#s.tree.indexOf(entryId);
+    return pos === -1 ? null : this.#s.bodies.one(pos);
+  }
+
+  async image(entryId: string, blockIndex: number): Promise<ImageResult> {
+    if (this.#eager) return this.#eager.image(entryId, blockIndex);
+    const t = this.#l10nT;
+    const s = this.#s;
+    const pos = s.tree.indexOf(entryId);
+    const img = pos === -1 ? null : imageIn(await s.bodies.one(pos), blockIndex);
+    // The webview shows these messages in place of the image.
+    if (!img) return { kind: 'error', message: t('no image at this place in the entry') };
+    const r = await resolveImageData(img.data, this.blobs);
+    if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
+    if (r.kind === 'invalid') return { kind: 'error', message: t('invalid blob reference {0}', r.ref.slice(0, 80)) };
+    if (r.kind === 'bad') return { kind: 'error', message: t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, t)) };
+    const mime = inertImageMime(img.mimeType);
+    if (!mime) return { kind: 'error', message: t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
+    return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
+  }
+
+  /**
+   * Follows the file as tail.ts does for the eager document: an append is read as a tail and the
+   * index grows in place ('appended'); any other change indexes the file again ('reloaded'). A
+   * file that left the lazy scope (rewritten as v1, damaged) is handed to the eager model from
+   * then on.
+   */
+  refresh(signal?: AbortSignal): Promise<RefreshOutcome> {
+    // One at a time: a tail read extends the tree in place, and two overlapping ones would append twice.
+    const run = this.#refreshing.catch(() => undefined).then(() => this.#refreshNow(signal));
+    this.#refreshing = run;
+    return run;
+  }
+
+  async #refreshNow(signal?: AbortSignal): Promise<RefreshOutcome> {
+    if (this.#eager) return this.#eager.refresh();
+    const s = this.#s;
+    const tail = await appendLazyIndex(s.ix, signal ? { signal } : {});
+    if (tail.kind === 'unchanged') return { kind: 'unchanged', summary: s.summary };
+    if (tail.kind === 'appended') {
+      this.#replace(tail.index, s.revision + 1);
+      return { kind: 'appended', summary: this.#s.summary };
+    }
+    const r = await buildLazyIndex(this.path, signal ? { signal } : {});
+    if (r.kind === 'fallback') {
+      // Out of the lazy scope now: the eager model reads it (its revisions go on from ours).
+      this.#eager = await XcshModel.open(this.path, this.#opts, s.revision + 1);
+      return { kind: 'reloaded', summary: await this.#eager.summary() };
+    }
+    this.#replace(r.index, s.revision + 1);
+    return { kind: 'reloaded', summary: this.#s.summary };
+  }
+
+  #replace(ix: LazyIndexData, revision: number): void {
+    this.#s = LazyXcshModel.#state(ix, revision);
+    this.#layout = undefined;
+    this.#search = undefined;
+  }
+
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    if (this.#eager) return this.#eager.segments(q, under);
+    await this.#searchBits(q.search);
+    return this.#s.branches.segments(q, under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    if (this.#eager) return this.#eager.runEntries(q, firstId, start, count);
+    await this.#searchBits(q.search);
+    return this.#s.branches.runEntries(q, firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    if (this.#eager) return this.#eager.revealPath(q, entryId);
+    await this.#searchBits(q.search);
+    return this.#s.branches.revealPath(q, entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    if (this.#eager) return this.#eager.searchHit(q);
+    await this.#searchBits(q.search);
+    return this.#s.branches.searchHit(q);
+  }
+
+  dispose(): void {}
+}
+
+export { CancelledError };

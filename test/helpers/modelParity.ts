@@ -1,0 +1,98 @@
+// Compares two session models answer by answer (issue 11: the lazy model must give exactly what
+// the eager one gives): summary, tree rows under every filter and a search at several leaves,
+// contexts, every message and cut window, locate, images.
+import assert from 'node:assert/strict';
+import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
+import type { TreeFilter } from '../../src/protocol/messages';
+
+const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
+
+export interface ParityOptions {
+  /** Leaves (and other entries) to ask contexts at; the default leaf is always asked. */
+  leaves: (string | null)[];
+  /** Searches to lay over the tree (besides none). */
+  searches?: string[];
+  /** Window size for messages and cut entries. */
+  window?: number;
+  /** Entries whose images are asked for (block indices 0..3). */
+  imageEntries?: string[];
+  /** Cap on the rows compared per tree (large sessions). */
+  rowCap?: number;
+}
+
+export async function assertSameAnswers(eager: SessionModel, lazy: SessionModel, opts: ParityOptions): Promise<void> {
+  assert.deepEqual(await lazy.summary(), await eager.summary(), 'summary');
+  assert.equal(await lazy.defaultLeaf(), await eager.defaultLeaf(), 'defaultLeaf');
+  const rowCap = opts.rowCap ?? 100_000;
+  const leaves = [null, ...opts.leaves];
+  for (const id of opts.leaves) if (id !== null) assert.equal(await lazy.has(id), await eager.has(id), `has ${id}`);
+  assert.equal(await lazy.has('no-such-id'), false);
+  for (const search of ['', ...(opts.searches ?? [])]) {
+    for (const filter of FILTERS) {
+      for (const leafId of leaves.slice(0, search === '' ? leaves.length : 2)) {
+        const p: TreeParams = { filter, search, leafId, focusEntryId: opts.leaves[opts.leaves.length - 1] ?? null, start: 0, count: rowCap };
+        assert.deepEqual(await lazy.tree(p), await eager.tree(p), `tree ${filter} "${search}" at ${leafId}`);
+      }
+    }
+  }
+  // a window in the middle of the rows
+  const mid: TreeParams = { filter: 'all', search: '', leafId: null, focusEntryId: null, start: 3, count: 5 };
+  assert.deepEqual(await lazy.tree(mid), await eager.tree(mid), 'tree window');
+  const w = opts.window ?? 7;
+  for (const leafId of leaves) {
+    const ctx = await eager.context(leafId);
+    assert.deepEqual(await lazy.context(leafId), ctx, `context at ${leafId}`);
+    for (let s = 0; s < ctx.messageCount; s += w) assert.deepEqual(await lazy.messages(leafId, s, w), await eager.messages(leafId, s, w), `messages ${s} at ${leafId}`);
+    const cut = ctx.compaction?.cutCount ?? 0;
+    for (let s = 0; s < cut; s += w) assert.deepEqual(await lazy.cutEntries(leafId, s, w), await eager.cutEntries(leafId, s, w), `cut ${s} at ${leafId}`);
+    assert.deepEqual(await lazy.messages(leafId, ctx.messageCount, w), await eager.messages(leafId, ctx.messageCount, w), 'past the end');
+    for (const id of opts.leaves) if (id !== null) assert.deepEqual(await lazy.locate(leafId, id), await eager.locate(leafId, id), `locate ${id} at ${leafId}`);
+    // The entry as stored (Open Output, a result's details.diff): the same object from disk as in memory.
+    if (leafId !== null) assert.deepEqual(await lazy.rawEntry!(leafId), await eager.rawEntry!(leafId), `rawEntry ${leafId}`);
+  }
+  assert.equal(await lazy.rawEntry!('no-such-entry-id'), null);
+  for (const id of opts.imageEntries ?? []) {
+    for (let b = 0; b < 4; b++) assert.deepEqual(await lazy.image(id, b), await eager.image(id, b), `image ${id} ${b}`);
+  }
+}
+
+/** Every segment of the Sessions view's branch tree, walked from the top (entries with branches and run ends open). */
+export async function allSegments(m: SessionModel, q: BranchQuery): Promise<{ under: string | null; segs: BranchSegment[] }[]> {
+  const out: { under: string | null; segs: BranchSegment[] }[] = [];
+  const queue: (string | null)[] = [null];
+  while (queue.length > 0 && out.length < 400) {
+    const under = queue.shift()!;
+    const segs = await m.segments!(q, under);
+    out.push({ under, segs });
+    for (const s of segs) {
+      if (s.kind === 'entry' && s.hasBranches) queue.push(s.id);
+      if (s.kind === 'run') queue.push(s.lastId);
+    }
+  }
+  return out;
+}
+
+/** The Sessions-view queries answer alike: every segment, every run's pages, reveal paths, search counts. */
+export async function assertSameBranches(eager: SessionModel, lazy: SessionModel, ids: string[], searches: string[]): Promise<void> {
+  for (const search of ['', ...searches]) {
+    for (const filter of FILTERS) {
+      const q = { filter, search };
+      const segs = await allSegments(eager, q);
+      assert.deepEqual(await allSegments(lazy, q), segs, `segments ${filter} "${search}"`);
+      for (const { segs: list } of segs) {
+        for (const s of list) {
+          if (s.kind !== 'run') continue;
+          for (const [start, count] of [
+            [0, 3],
+            [2, 50],
+            [s.count - 1, 5],
+          ] as const) {
+            assert.deepEqual(await lazy.runEntries!(q, s.firstId, start, count), await eager.runEntries!(q, s.firstId, start, count), `run ${s.firstId} ${start}`);
+          }
+        }
+      }
+      for (const id of ids) assert.deepEqual(await lazy.revealPath!(q, id), await eager.revealPath!(q, id), `reveal ${id} ${filter} "${search}"`);
+      assert.deepEqual(await lazy.searchHit!(q), await eager.searchHit!(q), `searchHit ${filter} "${search}"`);
+    }
+  }
+}

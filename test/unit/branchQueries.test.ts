@@ -1,0 +1,84 @@
+// The Sessions-view queries on the model (segments, runEntries, revealPath, searchHit) give what
+// the view computes today from computeVisibleTree + segmentsUnder + runTitle + nearestVisible and
+// its visibleEntryNode walk (src/extension/sessions): checked against those functions themselves,
+// on real fixtures and bench sessions. (The lazy model's answers equal these: lazyModel.test.ts.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
+import { computeVisibleTree, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, type TreeFilterMode, type VisibleTree } from '../../src/core/tree/treeView';
+import { generateSession } from '../../bench/generate';
+import { fixtureFiles } from '../helpers/fixtures';
+import { allSegments } from '../helpers/modelParity';
+
+const FILTERS: TreeFilterMode[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
+
+/** The view's own walk up to a segment start (branchNodes.visibleEntryNode), as steps from the top. */
+function referenceChain(vt: VisibleTree, id: string): RevealStep[] {
+  const chain: RevealStep[] = [];
+  for (let cur: string | null = id; cur !== null; ) {
+    let start: string = cur;
+    let above: string | null = vt.parent.get(start) ?? null;
+    while (above !== null && (vt.children.get(above)?.length ?? 0) === 1) {
+      start = above;
+      above = vt.parent.get(start) ?? null;
+    }
+    const seg = segmentsUnder(vt, above).find((s) => (s.kind === 'entry' ? s.id : s.ids[0]) === start)!;
+    chain.push({ under: above, kind: seg.kind, firstId: start });
+    cur = above;
+  }
+  return chain.reverse();
+}
+
+async function checkAgainstView(model: XcshModel, searches: string[]): Promise<void> {
+  const index = model.snapshot.index;
+  const src = treeSourceFromIndex(index);
+  const probe = [...index.leaves().slice(0, 4), ...index.entries.filter((_, i) => i % 97 === 0).map((e) => e.id)];
+  for (const search of ['', ...searches]) {
+    for (const filter of FILTERS) {
+      const q = { filter, search };
+      const vt = computeVisibleTree(src, { filter, tokens: tokenizeSearch(search) });
+      for (const { under, segs } of await allSegments(model, q)) {
+        const want = segmentsUnder(vt, under);
+        assert.equal(segs.length, want.length, `segments under ${under}`);
+        segs.forEach((s: BranchSegment, k) => {
+          const w = want[k]!;
+          if (w.kind === 'entry') {
+            assert.ok(s.kind === 'entry' && s.id === w.id && s.row.entryId === w.id);
+            assert.equal(s.hasBranches, (vt.children.get(w.id)?.length ?? 0) > 0);
+          } else {
+            assert.deepEqual(s, { kind: 'run', firstId: w.ids[0], lastId: w.ids[w.ids.length - 1], count: w.ids.length, title: runTitle(src, w.ids, 80), onActivePath: vt.activePath.has(w.ids[0]!) });
+          }
+        });
+        for (const w of want) {
+          if (w.kind !== 'run') continue;
+          const page = await model.runEntries(q, w.ids[0]!, 1, 4);
+          assert.deepEqual(
+            page.map((e) => [e.id, e.hasBranches]),
+            w.ids.slice(1, 5).map((id) => [id, id === w.ids[w.ids.length - 1] && (vt.children.get(id)?.length ?? 0) > 0]),
+          );
+        }
+      }
+      for (const id of probe) {
+        const target = nearestVisible(vt, src, id);
+        const got = await model.revealPath(q, id);
+        if (target === undefined) assert.equal(got, null);
+        else assert.deepEqual(got, { target, chain: referenceChain(vt, target) }, `reveal ${id}`);
+      }
+      assert.deepEqual(await model.searchHit(q), { entryMatches: vt.parent.size });
+    }
+  }
+}
+
+test('segments, runEntries, revealPath and searchHit match the Sessions view computeVisibleTree/segmentsUnder/runTitle/nearestVisible on the real v3 fixtures', async () => {
+  for (const file of fixtureFiles('real-v3')) await checkAgainstView(await XcshModel.open(file), ['site', 'tool error']);
+});
+
+test('segments, runEntries, revealPath and searchHit match the Sessions view on a bench session with side branches and labels', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'sl-branches-')), 'gen.jsonl');
+  generateSession(path, 1200, 11);
+  await checkAgainstView(await XcshModel.open(path), ['tests']);
+});
