@@ -7,6 +7,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rena
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { DEFAULT_MERGE_POLICY, openIndexDb, setMergePolicy } from '../../src/core/search/indexDb';
 import { IndexLockedError } from '../../src/core/search/indexLock';
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { fixtureFiles } from '../helpers/fixtures';
@@ -212,4 +213,33 @@ test('updates and searches asked for at once run one after the other (one connec
     assert.equal(full.added, 4);
     assert.equal((rest[1] as { results: { sessions: unknown[] } }).results.sessions.length, 4);
   });
+});
+
+test('a session\'s matching entries come in file order, however long each one is (detail=none gives FTS5 no term frequencies to rank by)', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const long = `osmium ${'filler words here '.repeat(200)}`;
+    writeFileSync(a, session('aaaa0000', '/work/a', [long, 'osmium', long, 'short osmium note']));
+    await idx.update([root]);
+    const out = await idx.search('osmium', { entriesPerSession: 10 });
+    assert.deepEqual(out.entries[a]!.map((e) => e.entryId), ['aaaa0000', 'aaaa0001', 'aaaa0002', 'aaaa0003']);
+    assert.deepEqual(idx.entryHits('osmium', a, 2).map((e) => e.entryId), ['aaaa0000', 'aaaa0001']);
+  });
+});
+
+test('a bulk build cut short leaves no bulk merge policy behind: the next open restores FTS5\'s defaults (small updates merge again)', async () => {
+  const dir = tmp();
+  const path = join(dir, 'cache', 'index.db');
+  let opened = await openIndexDb(path);
+  assert.equal(opened.db.selectValue('PRAGMA auto_vacuum'), 2, 'a new index gives freed pages back (incremental)');
+  // What a killed first build leaves in the config table.
+  setMergePolicy(opened.db, { hashBytes: 64 * 1024 * 1024, automerge: 0 });
+  opened.close();
+  opened = await openIndexDb(path);
+  try {
+    const config = Object.fromEntries(opened.db.selectArrays("SELECT k, v FROM fts_config WHERE k IN ('automerge', 'hashsize')") as [string, number][]);
+    assert.deepEqual(config, { automerge: DEFAULT_MERGE_POLICY.automerge, hashsize: DEFAULT_MERGE_POLICY.hashBytes });
+  } finally {
+    opened.close();
+  }
 });
