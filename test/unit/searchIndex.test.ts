@@ -243,3 +243,26 @@ test('a bulk build cut short leaves no bulk merge policy behind: the next open r
     opened.close();
   }
 });
+
+test('the first page\'s entries (from the rows that counted the sessions) are what a per-session lookup gives: words, prefix, phrase, project:, after:, title', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const b = join(root, '--work-b--', 'b.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/alpha', ['torn tail one', 'tail torn', 'the torn tail again', 'tornado', 'torn tail four', 'x'], { day: 1, title: 'torn tail title' }));
+    writeFileSync(b, session('bbbb0000', '/work/beta', ['nothing', 'a torn tail', 'tornados', 'torn tail'], { day: 20 }));
+    await idx.update([root]);
+    for (const query of ['torn', 'torn*', '"torn tail"', 'project:alpha torn', 'after:2026-06-10 torn', 'tail -"torn tail"']) {
+      for (const per of [1, 3, 20]) {
+        const out = await idx.search(query, { entriesPerSession: per, detailedSessions: 5 });
+        assert.ok(out.results.sessions.length > 0, query);
+        for (const s of out.results.sessions) {
+          assert.deepEqual(
+            out.entries[s.file]!.map((e) => e.entryId),
+            idx.entryHits(query, s.file, per).map((e) => e.entryId),
+            `${query} (${per}) in ${s.file}`,
+          );
+        }
+      }
+    }
+  });
+});

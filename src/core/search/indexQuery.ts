@@ -137,6 +137,16 @@ export function rowText(reader: RangeReader, path: string, off: number, len: num
   }
 }
 
+/** How many of a session's first matching rows querySessions keeps for topEntryHits. */
+const FIRST_ROWS = 16;
+
+/**
+ * Each session's first matching rows (rowids, in file order), as the query that counted them saw
+ * them: the entries of the first page are read from these, without asking FTS5 again per
+ * session (a prefix or a phrase's words would be looked up once more for each).
+ */
+const firstRowsOf = new WeakMap<SessionResults, Map<number, number[]>>();
+
 /** The sessions that match, best first. */
 export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const expr = ftsMatchExpression(q);
@@ -145,6 +155,12 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const allowed = projectFilter(q, files);
   const time = timeClause(q);
   const groups = new Map<number, { n: number; title: boolean }>();
+  const firstRows = new Map<number, number[]>();
+  const keepRow = (fid: number, rowid: number): void => {
+    const list = firstRows.get(fid);
+    if (!list) firstRows.set(fid, [rowid]);
+    else if (list.length < FIRST_ROWS) list.push(rowid);
+  };
   let approximate = false;
   let rows = 0;
 
@@ -171,6 +187,7 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
         if (isTitle) g.title = true;
         else g.n++;
         groups.set(fid, g);
+        keepRow(fid, c.id);
         rows++;
       }
     } finally {
@@ -183,16 +200,18 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
     // ascending is the order FTS5 reads cheaply (backwards, it first loads whole doclists).
     const counted = db.selectObjects(
       time.bind.length > 0
-        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
-        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
+        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
+        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
       [expr, ...time.bind],
-    ) as { f: number; n: number; title: number }[];
+    ) as { f: number; n: number; title: number; rs: string }[];
     let seen = 0;
     for (const c of counted) {
       seen += c.n;
       if (allowed && !allowed.has(c.f)) continue;
       groups.set(c.f, { n: c.n - (c.title ? 1 : 0), title: c.title === 1 });
       rows += c.n;
+      // group_concat keeps no promised order: sort (a session's matches are few or capped anyway).
+      firstRows.set(c.f, c.rs.split(',').map(Number).sort((a, b) => a - b).slice(0, FIRST_ROWS));
     }
     if (seen > COUNT_LIMIT) approximate = true;
   }
@@ -205,7 +224,9 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   }
   const mtime = (s: SessionHit): number => files.get(idOf(files, s.file))?.mtime ?? 0;
   sessions.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch) || b.matches - a.matches || mtime(b) - mtime(a));
-  return { sessions, rows, approximate, problems: [] };
+  const results: SessionResults = { sessions, rows, approximate, problems: [] };
+  firstRowsOf.set(results, firstRows);
+  return results;
 }
 
 const idCache = new WeakMap<Map<number, FileInfo>, Map<string, number>>();
@@ -264,41 +285,45 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   return out;
 }
 
-/** Below this many matching rows, one pass over all of them beats a query per session. */
-const ONE_PASS_ROWS = 2_000;
-
 /**
- * The first `per` matching entries of each of these sessions, with snippets. A small result is read
- * in one pass over every match; a large one asks each session's rowid range for its first rows.
+ * The first `per` matching entries of each of these sessions (from `results` of querySessions for
+ * the same query), with snippets of their current text.
  */
-export function topEntryHits(db: Db, q: SearchQuery, paths: readonly string[], per: number, totalRows: number): Record<string, EntryHit[]> {
+export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, paths: readonly string[], per: number): Record<string, EntryHit[]> {
   const out: Record<string, EntryHit[]> = {};
-  const expr = ftsMatchExpression(q);
-  if (expr === null || paths.length === 0 || per <= 0) return out;
-  if (totalRows > ONE_PASS_ROWS || needsTextCheck(q) || q.after !== null || q.before !== null) {
+  const firstRows = firstRowsOf.get(results);
+  if (paths.length === 0 || per <= 0) return out;
+  if (!firstRows || per > FIRST_ROWS) {
     for (const p of paths) out[p] = sessionEntryHits(db, q, p, per);
     return out;
   }
-  const ids = new Map<number, string>();
+  const files = fileInfos(db);
+  const byPath = new Map([...files.values()].map((f) => [f.path, f.id]));
+  const want: number[] = [];
   for (const p of paths) {
-    const id = fileIdOf(db, p);
-    if (id !== null) ids.set(id, p);
+    const fid = byPath.get(p);
+    if (fid !== undefined) want.push(...(firstRows.get(fid) ?? []));
   }
-  const matched = db.selectObjects(`SELECT m.r AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.r`, [expr]) as {
-    id: number;
-    eid: string;
-    ts: number | null;
-    off: number;
-    len: number;
-  }[];
+  if (want.length === 0) return out;
+  const found = new Map(
+    (db.selectObjects(`SELECT id, eid, ts, off, len FROM entries WHERE id IN (${want.map(() => '?').join(',')})`, want) as { id: number; eid: string; ts: number | null; off: number; len: number }[]).map((r) => [r.id, r]),
+  );
+  const check = needsTextCheck(q);
   const reader = new RangeReader();
   try {
-    for (const r of matched) {
-      const path = ids.get(Math.floor(r.id / ROWS_PER_FILE));
-      if (path === undefined) continue;
-      const list = (out[path] ??= []);
-      if (list.length >= per) continue;
-      list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(rowText(reader, path, r.off, r.len, r.id % ROWS_PER_FILE === 0), q) });
+    for (const p of paths) {
+      const fid = byPath.get(p);
+      if (fid === undefined) continue;
+      const list: EntryHit[] = [];
+      for (const id of firstRows.get(fid) ?? []) {
+        if (list.length >= per) break;
+        const r = found.get(id);
+        if (!r) continue;
+        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0);
+        if (check && !textCheck(text, q)) continue;
+        list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
+      }
+      out[p] = list;
     }
   } finally {
     reader.close();
