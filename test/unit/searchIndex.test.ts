@@ -266,3 +266,24 @@ test('the first page\'s entries (from the rows that counted the sessions) are wh
     }
   });
 });
+
+test('bm25 is 0 for every row of the index (contentless, detail=none): ranking by it would order nothing, at the cost of a pass over every posting', async () => {
+  const dir = tmp();
+  const root = join(dir, 'sessions', '--p--');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'a.jsonl'), session('aaaa0000', '/p', ['osmium', `osmium osmium ${'long filler '.repeat(50)}`, 'osmium and iridium', 'iridium']));
+  const path = join(dir, 'cache', 'index.db');
+  const idx = await SessionSearchIndex.open(path);
+  await idx.update([join(dir, 'sessions')]);
+  idx.close();
+  const opened = await openIndexDb(path);
+  try {
+    for (const q of ['osmium', 'osmium iridium', 'osmium OR iridium']) {
+      const ranks = opened.db.selectValues('SELECT rank FROM fts WHERE fts MATCH ?', [q]) as number[];
+      assert.ok(ranks.length > 0, q);
+      assert.deepEqual([...new Set(ranks)], [0], q);
+    }
+  } finally {
+    opened.close();
+  }
+});

@@ -35,11 +35,11 @@ export interface EntryHit {
   snippet: Snippet;
 }
 
-// No bm25: with detail=none on a contentless table FTS5 knows no term frequency, so bm25() is 0 for
-// every row (test: "bm25 is 0 for every row of a detail=none contentless table"), yet each
-// statement that asks for it first walks every posting of every query term to weigh it — on a
-// common word a full pass over millions of rows, once per session asked. Sessions are ordered by
-// title match, match count and recency; a session's entries in file order.
+// No bm25: with detail=none on a contentless table FTS5 knows no term frequency, so bm25() is 0
+// for every row (test: "bm25 is 0 for every row of the index"), yet each statement that asks for
+// it first walks every posting of every query term to weigh it — on a common word a full pass over
+// millions of rows, once per session asked. Sessions are ordered by title match, match count and
+// recency; a session's entries in file order.
 // Joins with `entries` are written `fts CROSS JOIN entries`: SQLite then runs the FTS5 query as
 // the outer loop and looks rows up by id. Left to itself it drives a plain join from `entries`
 // and probes the index once per entry — ten times slower.
