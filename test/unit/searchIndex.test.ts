@@ -7,6 +7,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rena
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { DEFAULT_MERGE_POLICY, openIndexDb, setMergePolicy } from '../../src/core/search/indexDb';
 import { IndexLockedError } from '../../src/core/search/indexLock';
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { fixtureFiles } from '../helpers/fixtures';
@@ -212,4 +213,77 @@ test('updates and searches asked for at once run one after the other (one connec
     assert.equal(full.added, 4);
     assert.equal((rest[1] as { results: { sessions: unknown[] } }).results.sessions.length, 4);
   });
+});
+
+test('a session\'s matching entries come in file order, however long each one is (detail=none gives FTS5 no term frequencies to rank by)', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const long = `osmium ${'filler words here '.repeat(200)}`;
+    writeFileSync(a, session('aaaa0000', '/work/a', [long, 'osmium', long, 'short osmium note']));
+    await idx.update([root]);
+    const out = await idx.search('osmium', { entriesPerSession: 10 });
+    assert.deepEqual(out.entries[a]!.map((e) => e.entryId), ['aaaa0000', 'aaaa0001', 'aaaa0002', 'aaaa0003']);
+    assert.deepEqual(idx.entryHits('osmium', a, 2).map((e) => e.entryId), ['aaaa0000', 'aaaa0001']);
+  });
+});
+
+test('a bulk build cut short leaves no bulk merge policy behind: the next open restores FTS5\'s defaults (small updates merge again)', async () => {
+  const dir = tmp();
+  const path = join(dir, 'cache', 'index.db');
+  let opened = await openIndexDb(path);
+  assert.equal(opened.db.selectValue('PRAGMA auto_vacuum'), 2, 'a new index gives freed pages back (incremental)');
+  // What a killed first build leaves in the config table.
+  setMergePolicy(opened.db, { hashBytes: 64 * 1024 * 1024, automerge: 0 });
+  opened.close();
+  opened = await openIndexDb(path);
+  try {
+    const config = Object.fromEntries(opened.db.selectArrays("SELECT k, v FROM fts_config WHERE k IN ('automerge', 'hashsize')") as [string, number][]);
+    assert.deepEqual(config, { automerge: DEFAULT_MERGE_POLICY.automerge, hashsize: DEFAULT_MERGE_POLICY.hashBytes });
+  } finally {
+    opened.close();
+  }
+});
+
+test('the first page\'s entries (from the rows that counted the sessions) are what a per-session lookup gives: words, prefix, phrase, project:, after:, title', async () => {
+  await withIndex(async (idx, root) => {
+    const a = join(root, '--work-a--', 'a.jsonl');
+    const b = join(root, '--work-b--', 'b.jsonl');
+    writeFileSync(a, session('aaaa0000', '/work/alpha', ['torn tail one', 'tail torn', 'the torn tail again', 'tornado', 'torn tail four', 'x'], { day: 1, title: 'torn tail title' }));
+    writeFileSync(b, session('bbbb0000', '/work/beta', ['nothing', 'a torn tail', 'tornados', 'torn tail'], { day: 20 }));
+    await idx.update([root]);
+    for (const query of ['torn', 'torn*', '"torn tail"', 'project:alpha torn', 'after:2026-06-10 torn', 'tail -"torn tail"']) {
+      for (const per of [1, 3, 20]) {
+        const out = await idx.search(query, { entriesPerSession: per, detailedSessions: 5 });
+        assert.ok(out.results.sessions.length > 0, query);
+        for (const s of out.results.sessions) {
+          assert.deepEqual(
+            out.entries[s.file]!.map((e) => e.entryId),
+            idx.entryHits(query, s.file, per).map((e) => e.entryId),
+            `${query} (${per}) in ${s.file}`,
+          );
+        }
+      }
+    }
+  });
+});
+
+test('bm25 is 0 for every row of the index (contentless, detail=none): ranking by it would order nothing, at the cost of a pass over every posting', async () => {
+  const dir = tmp();
+  const root = join(dir, 'sessions', '--p--');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'a.jsonl'), session('aaaa0000', '/p', ['osmium', `osmium osmium ${'long filler '.repeat(50)}`, 'osmium and iridium', 'iridium']));
+  const path = join(dir, 'cache', 'index.db');
+  const idx = await SessionSearchIndex.open(path);
+  await idx.update([join(dir, 'sessions')]);
+  idx.close();
+  const opened = await openIndexDb(path);
+  try {
+    for (const q of ['osmium', 'osmium iridium', 'osmium OR iridium']) {
+      const ranks = opened.db.selectValues('SELECT rank FROM fts WHERE fts MATCH ?', [q]) as number[];
+      assert.ok(ranks.length > 0, q);
+      assert.deepEqual([...new Set(ranks)], [0], q);
+    }
+  } finally {
+    opened.close();
+  }
 });

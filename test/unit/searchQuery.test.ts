@@ -1,6 +1,7 @@
 // The search query language (src/core/search/queryLanguage.ts) and the snippet around a match.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { describeQuery, ftsMatchExpression, matchRanges, parseSearchQuery, textCheck, textWords } from '../../src/core/search/queryLanguage';
 import { entrySearchFields } from '../../src/core/search/searchText';
 import { makeSnippet, markSnippet } from '../../src/core/search/snippet';
@@ -98,4 +99,23 @@ test('highlights cover whole words a prefix matched and whole phrases; the snipp
   const w = makeSnippet(long, parseSearchQuery('needle'), 60);
   assert.ok(w.text.startsWith('…') && w.text.endsWith('…'));
   assert.equal(markSnippet(w).includes('[needle]'), true);
+});
+
+test('a phrase check on text holding non-ASCII symbols (✓, —, emoji) or accented letters answers as the word split does (property)', () => {
+  // The fast check answers without splitting when the only non-ASCII is punctuation or symbols;
+  // an accented letter (the tokenizer folds it) still goes through the full split.
+  const pieces = ['fix', 'the', 'torn', 'tail', 'Torn', 'TAIL', 'tails', ' ', ', ', ' — ', '✓ ', '🙂', 'café', 'tôrn', 'taïl', '_', '\n', 'x2'];
+  const arbText = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((a) => a.join(''));
+  const queries = ['"torn tail"', '"fix the torn"', 'fix -"torn tail"', '"tail fix"'].map(parseSearchQuery);
+  fc.assert(
+    fc.property(arbText, fc.constantFrom(...queries), (text, q) => {
+      const words = textWords(text);
+      const has = (seq: readonly string[]): boolean => words.some((_, i) => seq.every((w, k) => words[i + k] === w));
+      const expected = q.phrases.every((p) => has(p)) && !q.excludes.some((e) => e.length > 1 && has(e));
+      assert.equal(textCheck(text, q), expected, JSON.stringify(text));
+    }),
+    { numRuns: 3000 },
+  );
+  assert.equal(textCheck('✓ fix the TORN tail', parseSearchQuery('"torn tail"')), true);
+  assert.equal(textCheck('✓ fix the tôrn taïl', parseSearchQuery('"torn tail"')), true, 'accents fold, beside a symbol');
 });

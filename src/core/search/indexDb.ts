@@ -19,7 +19,7 @@ import { NODE_FS_VFS, registerNodeFsVfs } from '../store/nodeFsVfs';
 import { lockIndexDir } from './indexLock';
 
 /** Bumped when the layout or what is indexed changes: an older index is rebuilt. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 export const ROWS_PER_FILE = 2 ** 24;
 
 export type Db = InstanceType<Sqlite3['oo1']['DB']>;
@@ -36,6 +36,20 @@ CREATE TABLE files(
 CREATE TABLE entries(id INTEGER PRIMARY KEY, eid TEXT NOT NULL, ts INTEGER, off INTEGER NOT NULL, len INTEGER NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5(body, meta, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
 `;
+
+// Set before the first table exists. auto_vacuum=INCREMENTAL: the pages a full merge frees are
+// given back to the file system after a bulk build (indexUpdate.ts), at the cost of pointer-map
+// pages (a few per thousand).
+const CREATE_PRAGMAS = 'PRAGMA page_size=8192; PRAGMA auto_vacuum=INCREMENTAL;';
+
+/** FTS5's own defaults: a small update is one small segment, merged four at a time. */
+export const DEFAULT_MERGE_POLICY = { hashBytes: 1024 * 1024, automerge: 4 };
+
+/** FTS5's in-memory postings limit and automerge (stored in the index's config table). */
+export function setMergePolicy(db: Db, p: { hashBytes: number; automerge: number }): void {
+  db.exec({ sql: "INSERT INTO fts(fts, rank) VALUES('hashsize', ?)", bind: [p.hashBytes] });
+  db.exec({ sql: "INSERT INTO fts(fts, rank) VALUES('automerge', ?)", bind: [p.automerge] });
+}
 
 export interface OpenedIndex {
   db: Db;
@@ -83,18 +97,21 @@ export async function openIndexDb(path: string): Promise<OpenedIndex> {
       if (!schemaOk(db)) {
         const empty = db.selectValue('SELECT count(*) FROM sqlite_schema') === 0;
         if (!empty) throw new Error('another schema');
-        db.exec('PRAGMA page_size=8192;');
+        db.exec(CREATE_PRAGMAS);
         db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version=${INDEX_SCHEMA_VERSION}; COMMIT;`);
         fresh = true;
       }
+      // A bulk update cut short (killed mid-way) leaves its policy in the config table.
+      setMergePolicy(db, DEFAULT_MERGE_POLICY);
     } catch {
       // Not a database, damaged, or an older layout: it is only a cache.
       db?.close();
       removeDb(path);
       db = open();
       configure(db);
-      db.exec('PRAGMA page_size=8192;');
+      db.exec(CREATE_PRAGMAS);
       db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version=${INDEX_SCHEMA_VERSION}; COMMIT;`);
+      setMergePolicy(db, DEFAULT_MERGE_POLICY);
       fresh = true;
     }
     const handle = db;

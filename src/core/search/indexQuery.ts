@@ -1,5 +1,5 @@
 // Queries against the search index: which sessions match (grouped by the rowid ranges of their
-// files, ranked), and a session's matching entries with snippets read from the real file, so a
+// files), and a session's matching entries with snippets read from the real file, so a
 // result always names the entry as it is on disk now.
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { ViewEntry } from '../tree/treeView';
@@ -16,8 +16,6 @@ export interface SessionHit {
   matches: number;
   /** The session's title matches. */
   titleMatch: boolean;
-  /** The best bm25 rank among its rows (lower is better), when ranking was affordable. */
-  best: number | null;
 }
 
 export interface SessionResults {
@@ -37,8 +35,11 @@ export interface EntryHit {
   snippet: Snippet;
 }
 
-/** Rank sessions by bm25 only when this few rows match (bm25 costs a pass over every match). */
-const RANK_LIMIT = 2_000;
+// No bm25: with detail=none on a contentless table FTS5 knows no term frequency, so bm25() is 0
+// for every row (test: "bm25 is 0 for every row of the index"), yet each statement that asks for
+// it first walks every posting of every query term to weigh it — on a common word a full pass over
+// millions of rows, once per session asked. Sessions are ordered by title match, match count and
+// recency; a session's entries in file order.
 // Joins with `entries` are written `fts CROSS JOIN entries`: SQLite then runs the FTS5 query as
 // the outer loop and looks rows up by id. Left to itself it drives a plain join from `entries`
 // and probes the index once per entry — ten times slower.
@@ -136,6 +137,16 @@ export function rowText(reader: RangeReader, path: string, off: number, len: num
   }
 }
 
+/** How many of a session's first matching rows querySessions keeps for topEntryHits. */
+const FIRST_ROWS = 16;
+
+/**
+ * Each session's first matching rows (rowids, in file order), as the query that counted them saw
+ * them: the entries of the first page are read from these, without asking FTS5 again per
+ * session (a prefix or a phrase's words would be looked up once more for each).
+ */
+const firstRowsOf = new WeakMap<SessionResults, Map<number, number[]>>();
+
 /** The sessions that match, best first. */
 export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const expr = ftsMatchExpression(q);
@@ -143,8 +154,13 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const files = fileInfos(db);
   const allowed = projectFilter(q, files);
   const time = timeClause(q);
-  const join = time.bind.length > 0 ? ' CROSS JOIN entries e ON e.id = fts.rowid' : '';
-  const groups = new Map<number, { n: number; title: boolean; best: number | null }>();
+  const groups = new Map<number, { n: number; title: boolean }>();
+  const firstRows = new Map<number, number[]>();
+  const keepRow = (fid: number, rowid: number): void => {
+    const list = firstRows.get(fid);
+    if (!list) firstRows.set(fid, [rowid]);
+    else if (list.length < FIRST_ROWS) list.push(rowid);
+  };
   let approximate = false;
   let rows = 0;
 
@@ -167,10 +183,11 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
         if (!f || (allowed && !allowed.has(fid))) continue;
         const isTitle = c.id % ROWS_PER_FILE === 0;
         if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle), q)) continue;
-        const g = groups.get(fid) ?? { n: 0, title: false, best: null };
+        const g = groups.get(fid) ?? { n: 0, title: false };
         if (isTitle) g.title = true;
         else g.n++;
         groups.set(fid, g);
+        keepRow(fid, c.id);
         rows++;
       }
     } finally {
@@ -183,39 +200,33 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
     // ascending is the order FTS5 reads cheaply (backwards, it first loads whole doclists).
     const counted = db.selectObjects(
       time.bind.length > 0
-        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
-        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
+        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
+        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
       [expr, ...time.bind],
-    ) as { f: number; n: number; title: number }[];
+    ) as { f: number; n: number; title: number; rs: string }[];
     let seen = 0;
     for (const c of counted) {
       seen += c.n;
       if (allowed && !allowed.has(c.f)) continue;
-      groups.set(c.f, { n: c.n - (c.title ? 1 : 0), title: c.title === 1, best: null });
+      groups.set(c.f, { n: c.n - (c.title ? 1 : 0), title: c.title === 1 });
       rows += c.n;
+      // group_concat keeps no promised order: sort (a session's matches are few or capped anyway).
+      firstRows.set(c.f, c.rs.split(',').map(Number).sort((a, b) => a - b).slice(0, FIRST_ROWS));
     }
     if (seen > COUNT_LIMIT) approximate = true;
-    if (rows > 0 && rows <= RANK_LIMIT && !approximate) {
-      const ranked = db.selectObjects(`SELECT fts.rowid / ${ROWS_PER_FILE} AS f, min(fts.rank) AS best FROM fts${join} WHERE fts MATCH ?${time.sql} GROUP BY f`, [expr, ...time.bind]) as {
-        f: number;
-        best: number;
-      }[];
-      for (const r of ranked) {
-        const g = groups.get(r.f);
-        if (g) g.best = r.best;
-      }
-    }
   }
 
   const sessions: SessionHit[] = [];
   for (const [fid, g] of groups) {
     const f = files.get(fid);
     if (!f) continue;
-    sessions.push({ file: f.path, cwd: f.cwd, title: f.title, matches: g.n, titleMatch: g.title, best: g.best });
+    sessions.push({ file: f.path, cwd: f.cwd, title: f.title, matches: g.n, titleMatch: g.title });
   }
   const mtime = (s: SessionHit): number => files.get(idOf(files, s.file))?.mtime ?? 0;
-  sessions.sort((a, b) => (a.best ?? 0) - (b.best ?? 0) || Number(b.titleMatch) - Number(a.titleMatch) || b.matches - a.matches || mtime(b) - mtime(a));
-  return { sessions, rows, approximate, problems: [] };
+  sessions.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch) || b.matches - a.matches || mtime(b) - mtime(a));
+  const results: SessionResults = { sessions, rows, approximate, problems: [] };
+  firstRowsOf.set(results, firstRows);
+  return results;
 }
 
 const idCache = new WeakMap<Map<number, FileInfo>, Map<string, number>>();
@@ -235,7 +246,7 @@ export function fileIdOf(db: Db, path: string): number | null {
 }
 
 /**
- * A session's matching entries, best first, each with a snippet of its current text. Rows whose
+ * A session's matching entries in file order, each with a snippet of its current text. Rows whose
  * bytes no longer read as an entry (the file changed since it was indexed) are left out.
  */
 export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: number): EntryHit[] {
@@ -251,11 +262,11 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   const rows = (
     time.bind.length > 0
       ? db.selectObjects(
-          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.k LIMIT ?`,
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.r LIMIT ?`,
           [expr, lo, lo + ROWS_PER_FILE, ...time.bind, want],
         )
       : db.selectObjects(
-          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rank LIMIT ?) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.k`,
+          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.r`,
           [expr, lo, lo + ROWS_PER_FILE, want],
         )
   ) as { id: number; eid: string; ts: number | null; off: number; len: number }[];
@@ -274,41 +285,45 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   return out;
 }
 
-/** Below this many matching rows, one ranked pass over all of them beats a query per session. */
-const ONE_PASS_ROWS = 2_000;
-
 /**
- * The best `per` entries of each of these sessions, with snippets. A small result is ranked in one
- * pass over every match; a large one asks each session's rowid range for its best rows.
+ * The first `per` matching entries of each of these sessions (from `results` of querySessions for
+ * the same query), with snippets of their current text.
  */
-export function topEntryHits(db: Db, q: SearchQuery, paths: readonly string[], per: number, totalRows: number): Record<string, EntryHit[]> {
+export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, paths: readonly string[], per: number): Record<string, EntryHit[]> {
   const out: Record<string, EntryHit[]> = {};
-  const expr = ftsMatchExpression(q);
-  if (expr === null || paths.length === 0 || per <= 0) return out;
-  if (totalRows > ONE_PASS_ROWS || needsTextCheck(q) || q.after !== null || q.before !== null) {
+  const firstRows = firstRowsOf.get(results);
+  if (paths.length === 0 || per <= 0) return out;
+  if (!firstRows || per > FIRST_ROWS) {
     for (const p of paths) out[p] = sessionEntryHits(db, q, p, per);
     return out;
   }
-  const ids = new Map<number, string>();
+  const files = fileInfos(db);
+  const byPath = new Map([...files.values()].map((f) => [f.path, f.id]));
+  const want: number[] = [];
   for (const p of paths) {
-    const id = fileIdOf(db, p);
-    if (id !== null) ids.set(id, p);
+    const fid = byPath.get(p);
+    if (fid !== undefined) want.push(...(firstRows.get(fid) ?? []));
   }
-  const ranked = db.selectObjects(`SELECT m.r AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r, rank AS k FROM fts WHERE fts MATCH ? ORDER BY rank) m CROSS JOIN entries e ON e.id = m.r`, [expr]) as {
-    id: number;
-    eid: string;
-    ts: number | null;
-    off: number;
-    len: number;
-  }[];
+  if (want.length === 0) return out;
+  const found = new Map(
+    (db.selectObjects(`SELECT id, eid, ts, off, len FROM entries WHERE id IN (${want.map(() => '?').join(',')})`, want) as { id: number; eid: string; ts: number | null; off: number; len: number }[]).map((r) => [r.id, r]),
+  );
+  const check = needsTextCheck(q);
   const reader = new RangeReader();
   try {
-    for (const r of ranked) {
-      const path = ids.get(Math.floor(r.id / ROWS_PER_FILE));
-      if (path === undefined) continue;
-      const list = (out[path] ??= []);
-      if (list.length >= per) continue;
-      list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(rowText(reader, path, r.off, r.len, r.id % ROWS_PER_FILE === 0), q) });
+    for (const p of paths) {
+      const fid = byPath.get(p);
+      if (fid === undefined) continue;
+      const list: EntryHit[] = [];
+      for (const id of firstRows.get(fid) ?? []) {
+        if (list.length >= per) break;
+        const r = found.get(id);
+        if (!r) continue;
+        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0);
+        if (check && !textCheck(text, q)) continue;
+        list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
+      }
+      out[p] = list;
     }
   } finally {
     reader.close();

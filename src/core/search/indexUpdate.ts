@@ -16,7 +16,7 @@ import { readJsonlFile } from '../formats/xcsh/jsonl';
 import { loadSessionFile, readFileIdentity, takeEntries } from '../formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
 import type { ViewEntry } from '../tree/treeView';
-import { ROWS_PER_FILE, type Db } from './indexDb';
+import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, setMergePolicy, type Db } from './indexDb';
 import { entrySearchFields } from './searchText';
 
 export interface UpdateProgress {
@@ -189,6 +189,9 @@ async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise
  */
 export const FIRST_FILE_ID = 2 ** 28;
 
+/** FTS5's pending postings during a bulk update (its default is 1 MB). */
+const BULK_HASH_BYTES = 64 * 1024 * 1024;
+
 /** Merge the index into one segment after an update that wrote this many rows. */
 const OPTIMIZE_ROWS = 20_000;
 
@@ -252,6 +255,18 @@ export async function updateIndex(
     }
   }
 
+  // A bulk update (the first build, or many sessions changed) lets FTS5 hold up to BULK_HASH_BYTES
+  // of postings in memory and merges nothing until the end: by default it flushes a segment every
+  // 1 MB and keeps merging them as it goes, so the postings of a 2.5 GB corpus were rewritten
+  // several times before the final 'optimize' rewrote them once more.
+  let toRead = 0;
+  for (const [p, st] of files) {
+    const row = known.get(p);
+    if (!row || row.size !== st.size || row.mtime !== st.mtimeMs) toRead += st.size - (row && st.size >= row.bytes ? row.bytes : 0);
+  }
+  const bulk = toRead >= BATCH_BYTES;
+  if (bulk) setMergePolicy(db, { hashBytes: BULK_HASH_BYTES, automerge: 0 });
+
   // Oldest first: file ids count down (FIRST_FILE_ID, then lower), so the newest session has the lowest rowids.
   const order = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
   const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
@@ -312,12 +327,24 @@ export async function updateIndex(
     throw e;
   } finally {
     w.close();
+    if (bulk) setMergePolicy(db, DEFAULT_MERGE_POLICY);
   }
   opts.onProgress?.(progress);
   // After a big batch (the first build), merge FTS5's segments into one: every term lookup probes
   // each segment, and a freshly built index has thousands (a query's range seeks get ~4× faster;
   // the merge costs under a tenth of the build). Small updates leave it to FTS5's automerge.
-  if (w.rows >= OPTIMIZE_ROWS) db.exec("INSERT INTO fts(fts) VALUES('optimize')");
+  if (w.rows >= OPTIMIZE_ROWS) {
+    db.exec("INSERT INTO fts(fts) VALUES('optimize')");
+    // The merged segment was written beside the ones it replaces: give their pages back (the file
+    // would otherwise keep the build's peak size, up to twice the index).
+    // (It yields a row per page freed, one page per step: run it to the end.)
+    const vacuum = db.prepare('PRAGMA incremental_vacuum');
+    try {
+      while (vacuum.step());
+    } finally {
+      vacuum.finalize();
+    }
+  }
   stats.rows = w.rows;
   stats.ms = performance.now() - t0;
   return stats;

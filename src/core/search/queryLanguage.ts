@@ -38,6 +38,7 @@ export function foldWord(w: string): string {
   return NON_ASCII.test(w) ? w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() : w.toLowerCase();
 }
 const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}\p{Co}]/u;
 
 /** The folded words of a text, as the index's tokenizer sees them. */
 export function textWords(text: string): string[] {
@@ -164,7 +165,7 @@ function containsSequence(words: readonly string[], seq: readonly string[]): boo
  * the full split (its lower case changes its length: accents, special cases).
  */
 function hasSequenceFast(text: string, lower: string, seq: readonly string[]): boolean | null {
-  if (lower.length !== text.length || NON_ASCII.test(text) || seq.some((w) => NON_ASCII.test(w))) return null;
+  if (lower.length !== text.length || seq.some((w) => NON_ASCII.test(w))) return null;
   const isWord = (c: string | undefined): boolean => c !== undefined && WORD_CHAR.test(c);
   const first = seq[0]!;
   for (let i = lower.indexOf(first); i !== -1; i = lower.indexOf(first, i + 1)) {
@@ -179,7 +180,10 @@ function hasSequenceFast(text: string, lower: string, seq: readonly string[]): b
     }
     if (ok) return true;
   }
-  return false;
+  // Not there as written; an accented spelling (which the tokenizer folds) still may be. Only a
+  // non-ASCII letter, digit or mark can fold: a text whose only non-ASCII is punctuation or
+  // symbols (✓, —, emoji: common in tool output) is answered here, without the word split.
+  return NON_ASCII_WORD_CHAR.test(text) ? null : false;
 }
 
 /** The text check: every phrase occurs in order, no multi-word exclude occurs. */

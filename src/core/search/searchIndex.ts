@@ -118,7 +118,7 @@ export class SessionSearchIndex {
       if (q.problems.length > 0) results.problems.push(...q.problems);
       const entries: Record<string, EntryHit[]> = {};
       const per = opts.entriesPerSession ?? 0;
-      if (per > 0) Object.assign(entries, topEntryHits(this.opened.db, q, results.sessions.slice(0, opts.detailedSessions ?? 20).map((s) => s.file), per, results.rows));
+      if (per > 0) Object.assign(entries, topEntryHits(this.opened.db, q, results, results.sessions.slice(0, opts.detailedSessions ?? 20).map((s) => s.file), per));
       return { query: q, results, entries, ms: performance.now() - t0 };
     }, false);
   }
