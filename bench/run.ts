@@ -8,6 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from './generate';
+import { MODEL_WORKER_LIMITS } from '../src/core/engine/worker/modelHost';
 import { openSessionDocument, refreshSessionDocument } from '../src/core/formats/xcsh/document';
 
 interface Measure {
@@ -67,6 +68,26 @@ function measure(mode: Mode, file: string, reps: number): Measure & { memSpreadM
   const timed = run(['--expose-gc'], mode, file, reps);
   const mem = medianMemory([], mode, file);
   return { ...timed, peakRssMB: mem.peakRssMB, idleRssMB: mem.idleRssMB, memSpreadMB: mem.memSpreadMB, ...(mem.settledRssMB !== undefined ? { settledRssMB: mem.settledRssMB, loopMaxMs: mem.loopMaxMs, loopP99Ms: mem.loopP99Ms } : {}) };
+}
+
+/**
+ * A single run in a worker thread with the model worker's heap limits (MODEL_WORKER_LIMITS): where
+ * the extension indexes a session. Memory is the process's RSS, as in the other runs.
+ */
+function runInModelWorker(mode: Mode, file: string): Measure {
+  const code = `const { Worker } = require('node:worker_threads');
+const w = new Worker(${JSON.stringify(worker)}, { argv: [${JSON.stringify(mode)}, ${JSON.stringify(file)}, '1'], resourceLimits: ${JSON.stringify(MODEL_WORKER_LIMITS)} });
+w.on('error', (e) => { console.error(e); process.exit(1); });`;
+  const out = execFileSync(process.execPath, ['-e', code], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop()!) as Measure;
+}
+
+/** MEM_RUNS runs in the model worker's configuration: the median cost's run, and the spread. */
+function workerMemory(mode: Mode, file: string): Measure & { memSpreadMB: [number, number] } {
+  const mems = Array.from({ length: MEM_RUNS }, () => runInModelWorker(mode, file));
+  const cost = (m: Measure): number => m.peakRssMB - m.idleRssMB;
+  mems.sort((a, b) => cost(a) - cost(b));
+  return { ...mems[MEM_RUNS >> 1]!, memSpreadMB: [cost(mems[0]!), cost(mems[MEM_RUNS - 1]!)] };
 }
 
 /** MEM_RUNS single runs in fresh processes started with `flags`: the median cost's run, and the spread. */
@@ -168,13 +189,19 @@ async function main(): Promise<void> {
       const base = measure('baseline', file, reps);
       const core = measure('core', file, reps);
       const lazy = measure('lazy', file, reps);
+      // The targets are judged where the extension indexes: in the model worker (its heap limits);
+      // the flagless main-thread figures stand beside them.
+      const inWorker = workerMemory('lazy', file);
       {
         const lazyRatio = lazy.ms / base.ms;
-        const peakRatio = (lazy.peakRssMB - lazy.idleRssMB) / mb;
-        const settledRatio = (lazy.settledRssMB! - lazy.idleRssMB) / mb;
+        const peakRatio = (inWorker.peakRssMB - inWorker.idleRssMB) / mb;
+        const settledRatio = (inWorker.settledRssMB! - inWorker.idleRssMB) / mb;
+        const flagPeak = (lazy.peakRssMB - lazy.idleRssMB) / mb;
+        const flagSettled = (lazy.settledRssMB! - lazy.idleRssMB) / mb;
         const okIdx = lazyRatio <= 1;
         const okPeak = peakRatio <= (n >= 1_000_000 ? 0.5 : 1);
-        const okSettled = settledRatio <= 0.25;
+        // The issue's figure once indexed is for the 1M session; below it, only the peak has a target.
+        const okSettled = n < 1_000_000 || settledRatio <= 0.25;
         lazyAllOk &&= okIdx && okPeak && okSettled;
         lazyRows.push([
           String(n),
@@ -183,8 +210,8 @@ async function main(): Promise<void> {
           f1(lazy.ms),
           `${f2(lazyRatio)} ${verdict(okIdx)}`,
           `${f1(lazy.loopMaxMs!)} / ${f1(lazy.loopP99Ms!)}`,
-          `${f2(peakRatio)} [${f2(lazy.memSpreadMB[0] / mb)}–${f2(lazy.memSpreadMB[1] / mb)}] ${verdict(okPeak)}`,
-          `${f2(settledRatio)} ${verdict(okSettled)}`,
+          `${f2(peakRatio)} [${f2(inWorker.memSpreadMB[0] / mb)}–${f2(inWorker.memSpreadMB[1] / mb)}] ${verdict(okPeak)} (flagless ${f2(flagPeak)})`,
+          `${f2(settledRatio)} ${n < 1_000_000 ? 'info' : verdict(okSettled)} (flagless ${f2(flagSettled)})`,
           f1(lazy.indexBytes! / n),
           `${f1(lazy.ctxMs!)} / ${f1(lazy.ctxWindowMs!)} (${lazy.messages} msgs, depth ${lazy.depth}, ${f1(lazy.ctxBytesRead! / 1024)} KB read)`,
           f1(lazy.treeMs!),
@@ -270,7 +297,7 @@ async function main(): Promise<void> {
     'index/base (≤1×)',
     'event loop max / p99 ms',
     '(peak − idle)/file (≤0.5× at 1M, ≤1× below)',
-    '(settled − idle)/file (≤0.25×)',
+    '(settled − idle)/file (≤0.25× at 1M)',
     'index B/entry',
     'context@deepest ms / + first 50 msgs',
     'tree 100 rows ms',
@@ -285,7 +312,8 @@ async function main(): Promise<void> {
   console.log(
     'lazy index = LazyXcshModel.tryOpen (one streaming pass, the tree built); the event loop figures are monitorEventLoopDelay during it (in-process: the worker thread the extension runs it in\n' +
       'is what keeps the host responsive). first paint = summary + 100 tree rows + the context at the deepest leaf + its last 50 messages, bodies read by byte range.\n' +
-      'settled = RSS after indexing, a first paint and a full GC, the index held. Memory figures are from fresh processes with no flags, as above.',
+      'settled = RSS after indexing, a first paint and a full GC, the index held. Memory: fresh processes indexing in a worker thread with the model worker\'s heap limits\n' +
+      '(MODEL_WORKER_LIMITS, where the extension indexes), median of 3 [spread]; "flagless" = the same in a main thread with no flags, as above.',
   );
   console.log(lazyAllOk ? 'lazy: all targets met' : 'lazy: SOME TARGETS MISSED');
   if (liveLine) console.log(`\n${liveLine}`);
