@@ -2,11 +2,12 @@
 // document, its tree index and totals, answered in windows. Growth is read incrementally (only
 // the appended tail is parsed and indexed, src/core/formats/xcsh/tail.ts), with a full reload
 // whenever the file changed in any other way.
-import { BlobStore, defaultBlobDir, describeBlobProblem, resolveImageData } from '../../formats/xcsh/blobs';
+import { BlobStore, defaultBlobDir } from '../../formats/xcsh/blobs';
+import { imageResult } from './imageResult';
 import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
 import { english, type Translate } from '../../l10n';
 import type { ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
-import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
+import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
 import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from './branchQueries';
@@ -115,15 +116,7 @@ export class XcshModel implements SessionModel {
   async image(entryId: string, blockIndex: number): Promise<ImageResult> {
     const t = this.#l10nT;
     const img = this.#windows.imageData(entryId, blockIndex);
-    // The webview shows these messages in place of the image.
-    if (!img) return { kind: 'error', message: t('no image at this place in the entry') };
-    const r = await resolveImageData(img.data, this.blobs);
-    if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
-    if (r.kind === 'invalid') return { kind: 'error', message: t('invalid blob reference {0}', r.ref.slice(0, 80)) };
-    if (r.kind === 'bad') return { kind: 'error', message: t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, t)) };
-    const mime = inertImageMime(img.mimeType);
-    if (!mime) return { kind: 'error', message: t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
-    return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
+    return imageResult(img, this.blobs, t);
   }
 
   async refresh(): Promise<RefreshOutcome> {

@@ -6,12 +6,13 @@
 //
 // No `vscode`, answers are plain data, everything async: the same model runs in the extension's
 // worker thread unchanged.
-import { BlobStore, defaultBlobDir, describeBlobProblem, resolveImageData } from '../../../formats/xcsh/blobs';
+import { BlobStore, defaultBlobDir } from '../../../formats/xcsh/blobs';
+import { imageResult } from '../imageResult';
 import { english, type Translate } from '../../../l10n';
 import { matchesSearch, searchHaystack, tokenizeSearch, type ViewEntry } from '../../../tree/treeView';
 import { CancelledError } from '../../rpc';
 import type { ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
-import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
+import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
 import { imageIn } from '../contextWindows';
 import { summarizeFacts } from '../snapshot';
 import { XcshModel } from '../xcshModel';
@@ -231,15 +232,7 @@ export class LazyXcshModel implements SessionModel {
     const s = this.#s;
     const pos = s.tree.indexOf(entryId);
     const img = pos === -1 ? null : imageIn(await s.bodies.one(pos), blockIndex);
-    // The webview shows these messages in place of the image.
-    if (!img) return { kind: 'error', message: t('no image at this place in the entry') };
-    const r = await resolveImageData(img.data, this.blobs);
-    if (r.kind === 'missing') return { kind: 'missing', hash: r.hash };
-    if (r.kind === 'invalid') return { kind: 'error', message: t('invalid blob reference {0}', r.ref.slice(0, 80)) };
-    if (r.kind === 'bad') return { kind: 'error', message: t('image blob {0} not shown: it {1}', r.hash, describeBlobProblem(r.problem, t)) };
-    const mime = inertImageMime(img.mimeType);
-    if (!mime) return { kind: 'error', message: t('not shown: {0} images are not displayed', img.mimeType.slice(0, 60)) };
-    return { kind: 'data', dataUrl: `data:${mime};base64,${r.base64}` };
+    return imageResult(img, this.blobs, t);
   }
 
   /**
