@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { generateDshLog } from './dshGenerate';
-import { MODEL_WORKER_LIMITS } from '../src/core/engine/worker/modelHost';
+import { lastLineInModelWorker } from './modelWorkerRun';
 
 interface Measure {
   ms: number;
@@ -68,11 +68,7 @@ async function main(): Promise<void> {
     const memBase = memory('baseline');
     // Where the extension loads it: in the model worker, with its heap limits (modelHost.ts).
     const inWorker = (): number => {
-      const code = `const { Worker } = require('node:worker_threads');
-const w = new Worker(${JSON.stringify(worker)}, { argv: ['core', ${JSON.stringify(file)}, '1'], resourceLimits: ${JSON.stringify(MODEL_WORKER_LIMITS)} });
-w.on('error', (e) => { console.error(e); process.exit(1); });`;
-      const out = execFileSync(process.execPath, ['-e', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-      const m = JSON.parse(out.trim().split('\n').pop()!) as Measure;
+      const m = JSON.parse(lastLineInModelWorker(worker, ['core', file, '1'])) as Measure;
       return m.peakRssMB - m.idleRssMB;
     };
     const workerRuns = Array.from({ length: MEM_RUNS }, inWorker).sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from './generate';
-import { MODEL_WORKER_LIMITS } from '../src/core/engine/worker/modelHost';
+import { lastLineInModelWorker } from './modelWorkerRun';
 import { openSessionDocument, refreshSessionDocument } from '../src/core/formats/xcsh/document';
 
 interface Measure {
@@ -75,11 +75,7 @@ function measure(mode: Mode, file: string, reps: number): Measure & { memSpreadM
  * the extension indexes a session. Memory is the process's RSS, as in the other runs.
  */
 function runInModelWorker(mode: Mode, file: string): Measure {
-  const code = `const { Worker } = require('node:worker_threads');
-const w = new Worker(${JSON.stringify(worker)}, { argv: [${JSON.stringify(mode)}, ${JSON.stringify(file)}, '1'], resourceLimits: ${JSON.stringify(MODEL_WORKER_LIMITS)} });
-w.on('error', (e) => { console.error(e); process.exit(1); });`;
-  const out = execFileSync(process.execPath, ['-e', code], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out.trim().split('\n').pop()!) as Measure;
+  return JSON.parse(lastLineInModelWorker(worker, [mode, file, '1'])) as Measure;
 }
 
 /** MEM_RUNS runs in the model worker's configuration: the median cost's run, and the spread. */
