@@ -186,22 +186,7 @@ export class ContextWindows {
         running += tokensEst;
         out.push(messageRow(parts, { index: i, entryId, timestamp: entryTimestamp(entry, m), tokensEst, cumulativeTokensEst: running, segment: 'cut' }, null));
       } else {
-        const { id: _id, parentId: _p, type, timestamp: _t, ...rest } = (entry ?? { type: 'missing' }) as Obj;
-        out.push({
-          index: i,
-          entryId,
-          role: `entry:${String(type)}`,
-          subtitle: null,
-          badges: [],
-          timestamp: entryTimestamp(entry),
-          tokensEst: 0,
-          cumulativeTokensEst: running,
-          segment: 'cut',
-          toolResult: null,
-          usage: null,
-          hiddenFromUser: false,
-          blocks: Object.keys(rest).length > 0 ? [{ kind: 'json', label: String(type), json: JSON.stringify(rest, null, 2).slice(0, 20_000) }] : [],
-        });
+        out.push(cutEntryRow(entry, entryId, i, running));
       }
     }
     return out;
@@ -231,3 +216,23 @@ export function imageIn(entry: SessionEntry | undefined, blockIndex: number): { 
     if (!b || b.type !== 'image' || typeof b.data !== 'string') return null;
     return { data: b.data, mimeType: typeof b.mimeType === 'string' ? b.mimeType : 'image/png' };
   }
+
+/** A cut entry that is no message (a label, a model change…): its fields as JSON, in the cut band. */
+export function cutEntryRow(entry: SessionEntry | undefined, entryId: string, index: number, running: number): MessageView {
+  const { id: _id, parentId: _p, type, timestamp: _t, ...rest } = (entry ?? { type: 'missing' }) as unknown as Obj;
+  return {
+    index,
+    entryId,
+    role: `entry:${String(type)}`,
+    subtitle: null,
+    badges: [],
+    timestamp: entryTimestamp(entry),
+    tokensEst: 0,
+    cumulativeTokensEst: running,
+    segment: 'cut',
+    toolResult: null,
+    usage: null,
+    hiddenFromUser: false,
+    blocks: Object.keys(rest).length > 0 ? [{ kind: 'json', label: String(type), json: JSON.stringify(rest, null, 2).slice(0, 20_000) }] : [],
+  };
+}

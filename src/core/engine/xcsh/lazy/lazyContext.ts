@@ -8,7 +8,7 @@ import type { CompactionEntry, SessionEntry } from '../../../formats/xcsh/schema
 import { EntryKind } from '../../../tree/treeState';
 import { entryPreview, roleOf, type ViewEntry } from '../../../tree/treeView';
 import type { ContextInfo, MessageView } from '../../../../protocol/messages';
-import { entryTimestamp, messageRow } from '../contextWindows';
+import { cutEntryRow, entryTimestamp, messageRow } from '../contextWindows';
 import { estimateTokens, messageParts } from '../messageView';
 import type { BodyReader } from './bodyReader';
 import { hash32 } from './columns';
@@ -318,22 +318,7 @@ export class LazyContexts {
         running += tokensEst;
         out.push(messageRow(parts, { index: i, entryId, timestamp: entryTimestamp(entry, m), tokensEst, cumulativeTokensEst: running, segment: 'cut' }, null));
       } else {
-        const { id: _id, parentId: _p, type, timestamp: _t, ...rest } = entry as unknown as Obj;
-        out.push({
-          index: i,
-          entryId,
-          role: `entry:${String(type)}`,
-          subtitle: null,
-          badges: [],
-          timestamp: entryTimestamp(entry),
-          tokensEst: 0,
-          cumulativeTokensEst: running,
-          segment: 'cut',
-          toolResult: null,
-          usage: null,
-          hiddenFromUser: false,
-          blocks: Object.keys(rest).length > 0 ? [{ kind: 'json', label: String(type), json: JSON.stringify(rest, null, 2).slice(0, 20_000) }] : [],
-        });
+        out.push(cutEntryRow(entry, entryId, i, running));
       }
     }
     return out;
