@@ -1,7 +1,6 @@
 // One open session file, shared by every editor that shows it. Loads its session model in the
 // model worker (the webview paints its frame first; the extension host's thread never parses
-// the file) and follows the file as it grows; the panels ask the model for windows. Closing the
-// document while it loads cancels the load. Growth is read incrementally: only the appended tail is parsed and
+// the file) and follows the file as it grows; the panels ask the model for windows. Growth is read incrementally: only the appended tail is parsed and
 // indexed (src/core/formats/xcsh/tail.ts), with a full reload whenever the file changed in any other way.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,9 +38,6 @@ export class SessionDocument implements vscode.CustomDocument {
   /** When the document was opened, for the open → first paint measurement. */
   readonly openedAt = performance.now();
 
-  /** Cancels a load still running when the document is closed. */
-  private readonly loading = new AbortController();
-
   constructor(
     readonly uri: vscode.Uri,
     private readonly models: ModelHost,
@@ -65,15 +61,12 @@ export class SessionDocument implements vscode.CustomDocument {
     const config = vscode.workspace.getConfiguration('sessionLoom');
     const session = sessionOfUri(this.uri);
     const blobDir = expandHome(config.get<string>('blobStore', '').trim());
-    const model = await this.models.open(
-      {
-        path: this.filePath,
-        ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}),
-        ...(blobDir ? { blobDir } : {}),
-        ...(session !== undefined ? { session } : {}),
-      },
-      this.loading.signal,
-    );
+    const model = await this.models.open({
+      path: this.filePath,
+      ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}),
+      ...(blobDir ? { blobDir } : {}),
+      ...(session !== undefined ? { session } : {}),
+    });
     if (this.disposed) model.dispose();
     return { model, summary: await model.summary() };
   }
@@ -131,7 +124,9 @@ export class SessionDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.disposed = true;
-    this.loading.abort();
+    // The load is not cancelled here: VS Code can hand a document it is closing to the next editor
+    // of the same file (a close and a reopen in quick succession got a cancelled load and never
+    // painted). A load that finishes after the close releases its model at once (load()).
     this.watcher?.close();
     clearInterval(this.pollTimer);
     clearTimeout(this.reloadTimer);
