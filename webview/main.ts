@@ -9,6 +9,7 @@ import { BranchTree } from './branchTree';
 import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
 import type { RowActions } from './messageRow';
+import { renderPeek } from './peekView';
 import { ContextPreview } from './preview';
 import { chartPoints, modelTotals, renderContextChart } from './contextChart';
 import { loadState, onHostMessage, post, request, saveState } from './rpc';
@@ -147,6 +148,7 @@ async function drawChart(leafId: string | null): Promise<void> {
 const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);
 
 async function selectLeaf(leafId: string | null, revealEntryId: string | null): Promise<void> {
+  const t0 = performance.now();
   state.followDefault = leafId === null || leafId === summary?.defaultLeafId;
   app.dataset.state = 'loading';
   await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
@@ -154,8 +156,14 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
   void drawChart(preview.leafId).catch(showError);
   app.dataset.state = 'ready';
   post({ type: 'selectionChanged', leafId: preview.leafId });
+  // Once the browser has laid the new rows out: what the user waited for after the click.
+  requestAnimationFrame(() => post({ type: 'repainted', leafId: preview.leafId, ms: performance.now() - t0 }));
   persist();
 }
+
+/** The peek's rows are on screen: the full view opens at the end of the same context, where they were. */
+let peekShown = false;
+let initDone = false;
 
 function mountHeader(s: SessionSummary): void {
   summary = s;
@@ -170,8 +178,14 @@ onHostMessage((msg) => {
       mountHeader(msg.summary);
       app.replaceChildren(headerSlot, chartSlot, layout);
       state.followDefault = msg.followDefault;
+      initDone = true;
       const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
-      const anchor = sameLeaf && state.anchorEntryId ? { entryId: state.anchorEntryId, offset: state.anchorOffset } : null;
+      const anchor =
+        sameLeaf && state.anchorEntryId
+          ? { entryId: state.anchorEntryId, offset: state.anchorOffset }
+          : peekShown && msg.selectLeafId === msg.summary.defaultLeafId
+            ? { entryId: null, offset: 0, toEnd: true }
+            : null;
       app.dataset.state = 'loading';
       void Promise.all([preview.show(msg.selectLeafId, anchor), tree.load(msg.selectLeafId, null)])
         .then(() => {
@@ -195,6 +209,16 @@ onHostMessage((msg) => {
           persist();
         })
         .catch(showError);
+      return;
+    }
+    case 'peek': {
+      if (initDone) return;
+      const { element, list } = renderPeek(msg.peek, actions);
+      app.replaceChildren(element);
+      app.dataset.state = 'peek';
+      peekShown = true;
+      list.scrollTop = list.scrollHeight;
+      requestAnimationFrame(() => post({ type: 'peekPainted', messageCount: msg.peek.messages.length, sinceScriptStartMs: performance.now() - scriptStart }));
       return;
     }
     case 'selectLeaf':

@@ -162,13 +162,24 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
   const isError = m.toolResult?.isError === true;
   const row = h('div', {
     class: `sl-msg role-${m.role.replace(/[^\w-]/g, '_')} seg-${m.segment}${isError ? ' sl-is-error' : ''}${m.hiddenFromUser ? ' sl-hidden-msg' : ''}`,
-    'data-index': String(m.index),
+    ...(m.index < 0 ? { 'data-peek-index': String(m.index) } : { 'data-index': String(m.index) }),
     'data-role': m.role,
     'data-entry-id': m.entryId,
     role: 'listitem',
   });
   // For screen readers (and tests): what this row is, in one sentence.
-  const sr = h('span', { class: 'sl-sr' }, isCut ? l10n.t('Cut entry {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId) : l10n.t('Message {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId));
+  // A negative index is a row of the peek shown while the session is read (tailPeek.ts): counted
+  // from the end, since its place in the context is not known yet.
+  const fromEnd = m.index < 0 ? -m.index : 0;
+  const sr = h(
+    'span',
+    { class: 'sl-sr' },
+    fromEnd
+      ? l10n.t('Latest message {0} of {1}, counted from the end: {2} from entry {3}.', fromEnd, total, m.role, m.entryId)
+      : isCut
+        ? l10n.t('Cut entry {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId)
+        : l10n.t('Message {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId),
+  );
 
   const entryBtn = h('button', { class: 'sl-entry-link', title: l10n.t('Select this entry in the branch tree') }, m.entryId);
   entryBtn.addEventListener('click', (e) => {
@@ -184,7 +195,9 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
   const head = h(
     'div',
     { class: 'sl-msg-head' },
-    h('span', { class: 'sl-index', 'aria-hidden': 'true' }, isCut ? `✂ ${m.index + 1}` : `#${m.index + 1}`),
+    fromEnd
+      ? h('span', { class: 'sl-index', 'aria-hidden': 'true', title: l10n.t('Numbered once the whole session is read') }, '#…')
+      : h('span', { class: 'sl-index', 'aria-hidden': 'true' }, isCut ? `✂ ${m.index + 1}` : `#${m.index + 1}`),
     icon(ROLE_ICONS[m.role] ?? (entryType ? 'symbol-event' : 'question')),
     h('span', { class: 'sl-role' }, roleName),
     m.subtitle ? h('span', { class: 'sl-subtitle' }, m.subtitle) : null,
@@ -217,7 +230,7 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     { class: 'sl-msg-side', title: isCut ? l10n.t('Running total of the cut entries (estimate)') : l10n.t('Running total of the context up to here (estimate)') },
     h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`),
   );
-  row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), side);
+  row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), ...(fromEnd ? [] : [side]));
   return row;
 }
 

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ModelHost } from '../core/engine/worker/modelHost';
 import { SessionEditorProvider } from './editor/sessionEditorProvider';
+import type { EditorTiming } from './editor/editorPanel';
 import { registerHistoryView, type HistoryViewApi } from './history';
 import { registerSessionsView, type SessionsViewApi } from './sessions';
 
@@ -10,6 +11,8 @@ import { registerSessionsView, type SessionsViewApi } from './sessions';
 export interface SessionLoomApi {
   sessions: SessionsViewApi;
   history: HistoryViewApi;
+  /** The session editor's paint timings: the latest messages while indexing, the full view, a repaint after a selection. */
+  editor: { onDidPaint: vscode.Event<EditorTiming> };
 }
 
 export function activate(context: vscode.ExtensionContext): SessionLoomApi {
@@ -19,8 +22,11 @@ export function activate(context: vscode.ExtensionContext): SessionLoomApi {
   context.subscriptions.push({ dispose: () => models.dispose() });
   const sessions = registerSessionsView(context, models);
   const history = registerHistoryView(context);
-  context.subscriptions.push(SessionEditorProvider.register(context, models));
-  return { sessions, history };
+  const editor = SessionEditorProvider.register(context, models);
+  context.subscriptions.push(editor.disposable);
+  // Whatever opens first (an editor, a row's message count) finds the worker's bundle loaded.
+  models.warm();
+  return { sessions, history, editor: { onDidPaint: editor.onDidPaint } };
 }
 
 export function deactivate(): void {}

@@ -282,6 +282,10 @@ export const WebviewToHostSchema = z.union([
   z.object({ type: z.literal('ready'), restored: WebviewStateSchema.nullable() }),
   /** The first window of messages is on screen (for the open → first paint measurement). */
   z.object({ type: z.literal('painted'), leafId: leaf, messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
+  /** The peek's rows are on screen (the full view comes later with `painted`). */
+  z.object({ type: z.literal('peekPainted'), messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
+  /** Another leaf was selected and its context and tree are on screen again, `ms` after the click. */
+  z.object({ type: z.literal('repainted'), leafId: leaf, ms: z.number() }),
   z.object({ type: z.literal('selectionChanged'), leafId: leaf }),
   RequestSchema,
 ]);
@@ -295,7 +299,22 @@ export const ResponseSchema = z.discriminatedUnion('ok', [
 ]);
 export type ResponseMessage = z.infer<typeof ResponseSchema>;
 
+/** What the editor paints while a big session is still indexed (src/core/engine/xcsh/tailPeek.ts). */
+export const TailPeekSchema = z.object({
+  title: z.string().nullable(),
+  cwd: z.string().nullable(),
+  created: z.string().nullable(),
+  size: z.number(),
+  /** The file's last entry: the leaf the full view opens at. */
+  leafId: z.string(),
+  /** The latest messages on its path, oldest first; `index` counts back from the last (-1). */
+  messages: z.array(MessageViewSchema),
+});
+export type TailPeek = z.infer<typeof TailPeekSchema>;
+
 export const HostToWebviewSchema = z.union([
+  /** Sent before `init` when the session takes a while to index: its latest messages. */
+  z.object({ type: z.literal('peek'), peek: TailPeekSchema }),
   z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean() }),
   /** The file changed on disk and was reloaded. */
   z.object({ type: z.literal('sessionChanged'), summary: SessionSummarySchema }),

@@ -17,6 +17,15 @@ export interface PanelHooks {
   /** A leaf selection waiting for a new editor of this document (previewContextAt opening it). */
   takePendingSelection(uri: vscode.Uri): { leafId: string; revealEntryId: string | null } | undefined;
   log(line: string): void;
+  /** Paint timings as the webview reports them (the integration tests read them). */
+  timing?(t: EditorTiming): void;
+}
+
+export interface EditorTiming {
+  file: string;
+  /** peek: the latest messages while indexing; paint: the full view; repaint: after selecting a leaf. */
+  kind: 'peek' | 'paint' | 'repaint';
+  ms: number;
 }
 
 export class EditorPanel implements vscode.Disposable {
@@ -82,8 +91,19 @@ export class EditorPanel implements vscode.Disposable {
       case 'painted': {
         const ms = performance.now() - this.document.openedAt;
         this.hooks.log(`[editor] ${this.document.uri.fsPath}: first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'})`);
+        this.hooks.timing?.({ file: this.document.filePath, kind: 'paint', ms });
         return;
       }
+      case 'peekPainted': {
+        const ms = performance.now() - this.document.openedAt;
+        this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest ${msg.messageCount} messages painted ${ms.toFixed(0)} ms after open, while indexing`);
+        this.hooks.timing?.({ file: this.document.filePath, kind: 'peek', ms });
+        return;
+      }
+      case 'repainted':
+        this.hooks.log(`[editor] ${this.document.uri.fsPath}: leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected`);
+        this.hooks.timing?.({ file: this.document.filePath, kind: 'repaint', ms: msg.ms });
+        return;
       case 'selectionChanged':
         this.shownLeaf = msg.leafId;
         return;
@@ -95,8 +115,23 @@ export class EditorPanel implements vscode.Disposable {
 
   private async onReady(restoredLeaf: string | null, restoredFollow: boolean): Promise<void> {
     this.ready = false;
+    const loading = this.document.loaded();
+    let settled = false;
+    // Registered before the `await` below: `settled` is true before `init` is posted, so a peek
+    // that arrives later is dropped instead of painting over the full view.
+    loading.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    // Until the session is indexed, its latest messages (when the webview is to show the default
+    // leaf, which the peek's rows are the end of).
+    if (!this.pendingLeaf && (restoredLeaf === null || restoredFollow)) {
+      void this.document.peek().then((peek) => {
+        if (peek && !settled) void this.panel.webview.postMessage({ type: 'peek', peek } satisfies HostToWebview);
+      });
+    }
     try {
-      const { model, summary } = await this.document.loaded();
+      const { model, summary } = await loading;
       const defaultLeaf = await model.defaultLeaf();
       const restored = restoredLeaf !== null && (await model.has(restoredLeaf)) ? restoredLeaf : defaultLeaf;
       this.ready = true;

@@ -8,8 +8,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionModel } from '../../core/engine/model';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
-import type { SessionSummary } from '../../protocol/messages';
+import type { SessionSummary, TailPeek } from '../../protocol/messages';
 import { sessionOfUri } from '../sessions/sessionUri';
+
+/** Below this size a session loads about as fast as a peek of it would paint: no peek. */
+const PEEK_MIN_BYTES = 4 * 1024 * 1024;
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
 const RELOAD_DEBOUNCE_MS = 250;
@@ -43,7 +46,23 @@ export class SessionDocument implements vscode.CustomDocument {
     private readonly models: ModelHost,
   ) {
     this.current = this.load();
+    // Read while the webview boots, so it is there when the webview can paint it.
+    void this.peek();
     this.watch();
+  }
+
+  #peek: Promise<TailPeek | null> | undefined;
+
+  /**
+   * The latest messages of a big file, read from its last bytes while the worker indexes it (null
+   * for a small file: it loads before a peek would paint). Read once per document.
+   */
+  peek(): Promise<TailPeek | null> {
+    this.#peek ??= fs.promises.stat(this.filePath).then(
+      (st) => (st.size >= PEEK_MIN_BYTES && sessionOfUri(this.uri) === undefined ? this.models.peek(this.filePath).catch(() => null) : null),
+      () => null,
+    );
+    return this.#peek;
   }
 
   get filePath(): string {

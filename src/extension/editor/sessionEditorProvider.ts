@@ -4,7 +4,7 @@
 // under roots the user configured through a one-time reopen (see defaultOpen.ts).
 import * as vscode from 'vscode';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
-import { EditorPanel } from './editorPanel';
+import { EditorPanel, type EditorTiming } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
@@ -24,10 +24,14 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   private readonly pending = new Map<string, { leafId: string; revealEntryId: string | null }>();
   private readonly output: vscode.OutputChannel;
 
-  static register(context: vscode.ExtensionContext, models: ModelHost): vscode.Disposable {
+  /** Paint timings of every editor (the extension's API hands them to tests and tools). */
+  private readonly painted = new vscode.EventEmitter<EditorTiming>();
+
+  static register(context: vscode.ExtensionContext, models: ModelHost): { disposable: vscode.Disposable; onDidPaint: vscode.Event<EditorTiming> } {
     const provider = new SessionEditorProvider(context, models);
     const disposables: vscode.Disposable[] = [
       provider.output,
+      provider.painted,
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
         // State survives hide/show through the webview's getState/setState, not by keeping it alive.
         webviewOptions: { retainContextWhenHidden: false, enableFindWidget: true },
@@ -48,7 +52,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       }),
       registerDefaultOpen(),
     ];
-    return vscode.Disposable.from(...disposables);
+    return { disposable: vscode.Disposable.from(...disposables), onDidPaint: provider.painted.event };
   }
 
   /** `models`: the worker sessions are read and held in (issue 11). */
@@ -80,6 +84,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
         return p;
       },
       log: (l) => this.log(l),
+      timing: (t) => this.painted.fire(t),
     });
     this.panels.add(editor);
     panel.onDidDispose(() => {

@@ -11,8 +11,10 @@ import type { ContextInfo, MessageView, SessionSummary } from '../../../protocol
 import type { ImageResult, RefreshOutcome, SessionModel, TreeParams, TreeResult } from '../model';
 import { CancelledError, RpcClient } from '../rpc';
 import type { ModelMethod, OpenParams, Opened } from './modelRegistry';
+import type { TailPeek } from '../xcsh/tailPeek';
 
 export { CancelledError };
+export type { TailPeek };
 
 interface Connection {
   worker: Worker;
@@ -91,6 +93,19 @@ export class ModelHost {
   /** A session file's message count (`countMessages`), read in the worker. */
   countMessages(file: string): Promise<number> {
     return this.track<number>(this.#connect(), 'countMessages', { file });
+  }
+
+  /**
+   * The latest messages of a session file and its header facts, from its first and last bytes
+   * (tailPeek.ts): what the editor paints while the worker is still indexing the file.
+   */
+  peek(file: string): Promise<TailPeek | null> {
+    return this.track<TailPeek | null>(this.#connect(), 'peek', { file });
+  }
+
+  /** Starts the worker before its first call: loading its bundle is then off the first open's path. */
+  warm(): void {
+    this.#connect();
   }
 
   /** @internal the connection a model's call goes through, and whether it is still the model's. */

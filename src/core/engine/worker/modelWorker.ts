@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { countMessages } from '../../formats/xcsh/countMessages';
 import { serve } from '../rpc';
+import { peekSessionTail } from '../xcsh/tailPeek';
 import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
 
 if (!parentPort) throw new Error('modelWorker.js runs as a worker thread');
@@ -17,4 +18,6 @@ serve(parentPort, {
   release: async (p) => registry.release((p as { handle: number }).handle),
   // The Sessions view's message count of a row, read in full off the host's thread.
   countMessages: (p) => countMessages((p as { file: string }).file),
+  // The editor's first paint of a big session: served between the index's reads of an open.
+  peek: (p) => peekSessionTail((p as { file: string }).file),
 });
