@@ -25,6 +25,7 @@ interface Measure {
   loopMaxMs?: number;
   loopP99Ms?: number;
   settledRssMB?: number;
+  indexedRssMB?: number;
   ctxWindowMs?: number;
   ctxBytesRead?: number;
   treeMs?: number;
@@ -67,7 +68,7 @@ const MEM_RUNS = 3;
 function measure(mode: Mode, file: string, reps: number): Measure & { memSpreadMB: [number, number] } {
   const timed = run(['--expose-gc'], mode, file, reps);
   const mem = medianMemory([], mode, file);
-  return { ...timed, peakRssMB: mem.peakRssMB, idleRssMB: mem.idleRssMB, memSpreadMB: mem.memSpreadMB, ...(mem.settledRssMB !== undefined ? { settledRssMB: mem.settledRssMB, loopMaxMs: mem.loopMaxMs, loopP99Ms: mem.loopP99Ms } : {}) };
+  return { ...timed, peakRssMB: mem.peakRssMB, idleRssMB: mem.idleRssMB, memSpreadMB: mem.memSpreadMB, ...(mem.settledRssMB !== undefined ? { settledRssMB: mem.settledRssMB, indexedRssMB: mem.indexedRssMB, loopMaxMs: mem.loopMaxMs, loopP99Ms: mem.loopP99Ms } : {}) };
 }
 
 /**
@@ -192,12 +193,14 @@ async function main(): Promise<void> {
         const lazyRatio = lazy.ms / base.ms;
         const peakRatio = (inWorker.peakRssMB - inWorker.idleRssMB) / mb;
         const settledRatio = (inWorker.settledRssMB! - inWorker.idleRssMB) / mb;
+        const indexedRatio = (inWorker.indexedRssMB! - inWorker.idleRssMB) / mb;
         const flagPeak = (lazy.peakRssMB - lazy.idleRssMB) / mb;
         const flagSettled = (lazy.settledRssMB! - lazy.idleRssMB) / mb;
         const okIdx = lazyRatio <= 1;
         const okPeak = peakRatio <= (n >= 1_000_000 ? 0.5 : 1);
-        // The issue's figure once indexed is for the 1M session; below it, only the peak has a target.
-        const okSettled = n < 1_000_000 || settledRatio <= 0.25;
+        // The issue's figure "once indexed" is for the 1M session (below it, only the peak has a
+        // target); what the first paint adds (tree layout, context arrays) is printed beside it.
+        const okSettled = n < 1_000_000 || indexedRatio <= 0.25;
         lazyAllOk &&= okIdx && okPeak && okSettled;
         lazyRows.push([
           String(n),
@@ -207,7 +210,7 @@ async function main(): Promise<void> {
           `${f2(lazyRatio)} ${verdict(okIdx)}`,
           `${f1(lazy.loopMaxMs!)} / ${f1(lazy.loopP99Ms!)}`,
           `${f2(peakRatio)} [${f2(inWorker.memSpreadMB[0] / mb)}–${f2(inWorker.memSpreadMB[1] / mb)}] ${verdict(okPeak)} (flagless ${f2(flagPeak)})`,
-          `${f2(settledRatio)} ${n < 1_000_000 ? 'info' : verdict(okSettled)} (flagless ${f2(flagSettled)})`,
+          `${f2(indexedRatio)} ${n < 1_000_000 ? 'info' : verdict(okSettled)}; after a first paint ${f2(settledRatio)} (flagless ${f2(flagSettled)})`,
           f1(lazy.indexBytes! / n),
           `${f1(lazy.ctxMs!)} / ${f1(lazy.ctxWindowMs!)} (${lazy.messages} msgs, depth ${lazy.depth}, ${f1(lazy.ctxBytesRead! / 1024)} KB read)`,
           f1(lazy.treeMs!),
@@ -293,7 +296,7 @@ async function main(): Promise<void> {
     'index/base (≤1×)',
     'event loop max / p99 ms',
     '(peak − idle)/file (≤0.5× at 1M, ≤1× below)',
-    '(settled − idle)/file (≤0.25× at 1M)',
+    '(indexed − idle)/file (≤0.25× at 1M)',
     'index B/entry',
     'context@deepest ms / + first 50 msgs',
     'tree 100 rows ms',
@@ -308,7 +311,7 @@ async function main(): Promise<void> {
   console.log(
     'lazy index = LazyXcshModel.tryOpen (one streaming pass, the tree built); the event loop figures are monitorEventLoopDelay during it (in-process: the worker thread the extension runs it in\n' +
       'is what keeps the host responsive). first paint = summary + 100 tree rows + the context at the deepest leaf + its last 50 messages, bodies read by byte range.\n' +
-      'settled = RSS after indexing, a first paint and a full GC, the index held. Memory: fresh processes indexing in a worker thread with the model worker\'s heap limits\n' +
+      'indexed = RSS once the index is built and a full GC ran; after a first paint = also its tree layout and context held. Memory: fresh processes indexing in a worker thread with the model worker\'s heap limits\n' +
       '(MODEL_WORKER_LIMITS, where the extension indexes), median of 3 [spread]; "flagless" = the same in a main thread with no flags, as above.',
   );
   console.log(lazyAllOk ? 'lazy: all targets met' : 'lazy: SOME TARGETS MISSED');

@@ -139,8 +139,8 @@ const BIG_CHUNK = 1 << 18;
 export interface ReadOptions {
   /** Records go here instead of the result's columns (LineParser.onRecord). */
   onRecord?: LineParser['onRecord'];
-  /** Called after each read chunk's lines were parsed (the lazy index flushes its batch there). */
-  onChunk?: () => void;
+  /** Called after each read chunk's lines were parsed, with the bytes read so far (the lazy index flushes its batch and sizes its columns there). */
+  onChunk?: (bytesRead: number) => void;
   /** Stops the read between chunks: the promise rejects with `abortError()`. */
   signal?: AbortSignal;
   abortError?: () => Error;
@@ -161,7 +161,7 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
       const { bytesRead: got } = await fh.read(chunk, 0, chunk.length, abs);
       if (got === 0) break;
       lines.feed(chunk, got, abs);
-      opts.onChunk?.();
+      opts.onChunk?.(abs + got - start);
       abs += got;
       lastByte = chunk[got - 1]!;
       // (safe to replace: feed() kept no reference into the old buffer)
@@ -171,7 +171,7 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
     await fh.close();
   }
   const result = lines.finish(abs);
-  opts.onChunk?.();
+  opts.onChunk?.(abs - start);
   result.bytes = abs;
   // A tail that read nothing says nothing about the byte before it: the caller knows that one.
   result.endsWithNewline = abs === start || lastByte === LF;

@@ -23,6 +23,16 @@ export class Column<T extends TypedArray> {
     c.length = a.length;
     return c;
   }
+  get capacity(): number {
+    return this.#a.length;
+  }
+  /** Room for `n` values in one allocation (the lazy index sizes its columns from the file's size). */
+  reserve(n: number): void {
+    if (n <= this.#a.length) return;
+    const b = new this.ctor(n);
+    b.set(this.#a.subarray(0, this.length) as never);
+    this.#a = b;
+  }
   push(v: number): void {
     if (this.length === this.#a.length) {
       const b = new this.ctor(this.#a.length * 2);
@@ -37,8 +47,13 @@ export class Column<T extends TypedArray> {
   set(i: number, v: number): void {
     this.#a[i] = v;
   }
-  /** The filled part, copied to an array of exactly that length (drops the spare capacity). */
+  /**
+   * The filled part. Spare room of up to an eighth stays behind it (a view, no copy): copying a
+   * column of a 1M-entry index to its exact length frees the bigger one, and the C allocator
+   * keeps such freed blocks as resident memory. Beyond that, copied to exactly its length.
+   */
   trimmed(): T {
+    if (this.#a.length - this.length <= this.length >> 3) return this.#a.subarray(0, this.length) as T;
     const b = new this.ctor(this.length);
     b.set(this.#a.subarray(0, this.length) as never);
     this.#a = b;
@@ -63,6 +78,11 @@ export class PackedStrings {
 
   get length(): number {
     return this.#ends.length;
+  }
+
+  reserve(n: number): void {
+    this.#ends.reserve(n);
+    this.#nulls.reserve(n);
   }
 
   push(s: string | null): void {

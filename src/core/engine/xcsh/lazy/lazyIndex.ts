@@ -128,7 +128,10 @@ async function indexOnce(path: string, stat: FileStamp, opts: IndexOptions): Pro
   const b = new IndexBuilder();
   const parse = await readJsonlFile(path, undefined, {
     onRecord: (v, line, start, end) => b.record(v, line, start, end),
-    onChunk: () => b.flushBatch(),
+    onChunk: (bytesRead) => {
+      b.flushBatch();
+      b.planCapacity(bytesRead, stat.size);
+    },
     ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
   });
   const identity = await readFileIdentity(path, parse.bytes, stat).catch(() => null);
@@ -275,6 +278,24 @@ class IndexBuilder {
     this.contributes.push(m === null ? 0 : 1);
     this.tokens.push(m === null ? 0 : estimateTokens(m));
     this.assistantModel.push(model);
+  }
+
+  /**
+   * Sizes the per-entry columns for the whole file, projected from the entries per byte read so
+   * far. Growing them by doubling instead copies each one about as many bytes as it ends up
+   * holding, and the freed blocks stay resident (glibc keeps freed large blocks in its heap once
+   * its mmap threshold has risen): at 1M entries ~60 MB more RSS held after the index is built.
+   */
+  planCapacity(bytesRead: number, fileSize: number): void {
+    const n = this.starts.length;
+    if (n < 256 || bytesRead <= 0 || bytesRead >= fileSize) return;
+    const projected = Math.ceil((n * fileSize) / bytesRead) + 1024;
+    // Re-planned only when the projection outgrows the room by a sixteenth: a few copies at most.
+    if (projected <= this.starts.capacity + (this.starts.capacity >> 4)) return;
+    const want = projected + (projected >> 4);
+    for (const c of [this.starts, this.lengths, this.lines, this.kinds, this.viewFlags, this.contributes, this.tokens, this.assistantModel]) c.reserve(want);
+    this.ids.reserve(want);
+    this.parentIds.reserve(want);
   }
 
   flushBatch(): void {
