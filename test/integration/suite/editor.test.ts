@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as inspector from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
@@ -532,6 +533,16 @@ describe('session editor', function () {
       const sub = api.editor.onDidPaint((t) => {
         if (t.file === file) timings.push(t);
       });
+      // SESSION_LOOM_PROFILE_HOST=<dir>: a CPU profile of this extension host while the session
+      // opens (what made the event loop late), written there as host-<label>.cpuprofile.
+      const profileDir = process.env.SESSION_LOOM_PROFILE_HOST;
+      const profiler = profileDir ? new inspector.Session() : undefined;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+        await profiler.post('Profiler.start');
+      }
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
       const t0 = Date.now();
@@ -556,6 +567,11 @@ describe('session editor', function () {
       await keys('End');
       await sleep(500);
       delay.disable();
+      if (profiler && profileDir) {
+        const { profile } = await profiler.post('Profiler.stop');
+        fs.writeFileSync(path.join(profileDir, `host-${label}.cpuprofile`), JSON.stringify(profile));
+        profiler.disconnect();
+      }
       const ms = (ns: number): string => (ns / 1e6).toFixed(1);
       const own = (kind: EditorTiming['kind']): string => {
         const t = timings.find((x) => x.kind === kind);
