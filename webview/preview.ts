@@ -74,10 +74,15 @@ export class ContextPreview {
   async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean } | null): Promise<void> {
     const gen = ++this.generation;
     this.requestedLeaf = leafId;
+    // A named leaf's first page is asked together with its context: one round trip to the
+    // worker instead of two before the first rows paint.
+    const early = leafId !== null ? request('getMessages', { leafId, start: 0, count: PAGE }).catch(() => null) : null;
     const info = await request('getContext', { leafId });
     if (gen !== this.generation) return;
     // The first page arrives with the context, so the list never flashes placeholders on open.
-    const firstPage = info.messageCount > 0 ? await request('getMessages', { leafId: info.leafId, start: 0, count: PAGE }) : { items: [] };
+    const asked = early !== null && info.leafId === leafId ? await early : null;
+    const firstPage =
+      info.messageCount === 0 ? { items: [] } : asked && asked.revision === info.revision ? asked : await request('getMessages', { leafId: info.leafId, start: 0, count: PAGE });
     if (gen !== this.generation) return;
     if (this.info?.leafId !== info.leafId) this.shownAs = null;
     this.info = info;
