@@ -77,6 +77,8 @@ export class BranchTree {
       count: () => this.total,
       key: (i) => `t:${i}`,
       estimate: () => ROW_HEIGHT,
+      // .sl-tree-row's CSS height: a 100k-row tree lays out without measuring anything.
+      fixedHeight: ROW_HEIGHT,
       render: (i) => this.renderRow(i),
       activate: (i) => {
         const r = this.rows.get(i);

@@ -8,6 +8,8 @@ export interface ListSource {
   /** Stable key of row i (heights are remembered per key). */
   key(i: number): string;
   estimate(i: number): number;
+  /** Every row is this many pixels high (CSS fixes it): rows are never measured. */
+  fixedHeight?: number;
   /** Builds row i; may return a placeholder and call `list.refresh()` once its data arrives. */
   render(i: number): HTMLElement;
   /** Enter on a focused row. */
@@ -108,9 +110,16 @@ export class VirtualList {
     const n = this.source.count();
     if (this.offsets.length !== n + 1) this.offsets = new Float64Array(n + 1);
     let y = 0;
-    for (let i = 0; i < n; i++) {
-      this.offsets[i] = y;
-      y += this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
+    const fixed = this.source.fixedHeight;
+    if (fixed) {
+      // Every row the same height (the branch tree): no key or lookup per row of 100k.
+      for (let i = 0; i < n; i++) this.offsets[i] = i * fixed;
+      y = n * fixed;
+    } else {
+      for (let i = 0; i < n; i++) {
+        this.offsets[i] = y;
+        y += this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
+      }
     }
     this.offsets[n] = y;
     this.spacer.style.height = `${y}px`;
@@ -189,20 +198,26 @@ export class VirtualList {
         }
       }
       let measuredChange = false;
+      const added: { key: string; el: HTMLElement }[] = [];
       for (let i = first; i <= last; i++) {
-        let r = this.rows.get(i);
-        if (!r) {
-          const key = this.source.key(i);
-          const el = this.source.render(i);
-          el.dataset.vlKey = key;
-          el.dataset.vlIndex = String(i);
-          el.classList.add('vl-row');
-          el.tabIndex = -1;
-          el.style.top = `${this.offsets[i]}px`;
-          this.spacer.append(el);
-          r = { key, el };
-          this.rows.set(i, r);
-          this.resize.observe(el);
+        if (this.rows.has(i)) continue;
+        const key = this.source.key(i);
+        const el = this.source.render(i);
+        el.dataset.vlKey = key;
+        el.dataset.vlIndex = String(i);
+        el.classList.add('vl-row');
+        el.tabIndex = -1;
+        el.style.top = `${this.offsets[i]}px`;
+        this.spacer.append(el);
+        const r = { key, el };
+        this.rows.set(i, r);
+        if (!this.source.fixedHeight) this.resize.observe(el);
+        added.push(r);
+      }
+      // Measured after all new rows are in: one layout of the document, not one per row (reading
+      // offsetHeight right after each append made a repaint of 100 rows lay the page out 100 times).
+      if (!this.source.fixedHeight) {
+        for (const { key, el } of added) {
           const h = el.offsetHeight;
           if (h > 0 && this.heights.get(key) !== h) {
             this.heights.set(key, h);
