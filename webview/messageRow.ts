@@ -79,7 +79,10 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       const status =
         b.resultIndex === null
           ? h('span', { class: 'sl-result-link sl-muted' }, l10n.t('no result in this context'))
-          : h(
+          : b.resultIndex < 0
+            ? // a peek's row (tailPeek.ts): the result is further down, its number not known yet
+              h('span', { class: `sl-result-link${b.resultIsError ? ' sl-is-error' : ''}` }, icon(b.resultIsError ? 'error' : 'arrow-down'), ' ', b.resultIsError ? l10n.t('error below') : l10n.t('result below'))
+            : h(
               'a',
               { class: `sl-result-link${b.resultIsError ? ' sl-is-error' : ''}`, href: '#', 'data-jump': String(b.resultIndex) },
               icon(b.resultIsError ? 'error' : 'arrow-down'),
@@ -89,7 +92,7 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       status.addEventListener('click', (e) => {
         e.preventDefault();
         e.stopPropagation();
-        if (b.resultIndex !== null) actions.jumpToMessage(b.resultIndex);
+        if (b.resultIndex !== null && b.resultIndex >= 0) actions.jumpToMessage(b.resultIndex);
       });
       let argsPreview = '';
       try {

@@ -55,6 +55,11 @@ async function assertPeekIsContextTail(path: string, window?: number): Promise<n
       hiddenFromUser: m.hiddenFromUser,
     });
     assert.deepEqual(strip(p), strip(full), `${path}: row ${i} of the peek is context message ${full.index}`);
+    // A call whose result is in the context points at it in the peek too (counted from the end).
+    p.blocks.forEach((b, j) => {
+      const f = full.blocks[j]!;
+      if (b.kind === 'toolCall' && f.kind === 'toolCall' && f.resultIndex !== null) assert.equal(b.resultIndex, f.resultIndex - info.messageCount, `${path}: call ${b.callId}`);
+    });
   });
   model.dispose();
   return k;

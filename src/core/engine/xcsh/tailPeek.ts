@@ -94,11 +94,18 @@ export async function peekSessionTail(path: string, window = PEEK_WINDOW_BYTES, 
     const at = { index: k - onPath.length, entryId: id, timestamp: entryTimestamp(e as unknown as SessionEntry, m), tokensEst: estimateTokens(m), cumulativeTokensEst: 0, segment: 'plain' as const };
     return messageRow(messageParts(m, id), at, null);
   });
-  // A call's block says whether its result failed: the result is later on the path, so in the peek too.
-  const failed = new Map<string, boolean>();
-  for (const r of messages) if (r.toolResult) failed.set(r.toolResult.callId, r.toolResult.isError);
+  // A call's block says where its result is and whether it failed: the result is later on the path, so in the peek too.
+  // Its place is given as the result row's (negative) index in the peek.
+  const results = new Map<string, { index: number; isError: boolean }>();
+  for (const r of messages) if (r.toolResult) results.set(r.toolResult.callId, { index: r.index, isError: r.toolResult.isError });
   for (const r of messages) {
-    for (const b of r.blocks) if (b.kind === 'toolCall' && b.callId && failed.has(b.callId)) b.resultIsError = failed.get(b.callId)!;
+    for (const b of r.blocks) {
+      const res = b.kind === 'toolCall' && b.callId ? results.get(b.callId) : undefined;
+      if (b.kind === 'toolCall' && res) {
+        b.resultIsError = res.isError;
+        b.resultIndex = res.index;
+      }
+    }
   }
   return { title: info.title, cwd: info.cwd, created: info.created, size: info.size, leafId: last.id as string, messages };
 }
