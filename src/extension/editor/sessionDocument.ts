@@ -87,7 +87,15 @@ export class SessionDocument implements vscode.CustomDocument {
       ...(session !== undefined ? { session } : {}),
     });
     if (this.disposed) model.dispose();
-    return { model, summary: await model.summary() };
+    const summary = await model.summary();
+    // What a new editor asks first — the default leaf's context and the tree under the default
+    // filter — computed while its webview is still booting; the answers are then the worker's
+    // cached ones (a first tree of a 1M-entry session is ~0.3 s of layout).
+    if (!this.disposed) {
+      void model.context(null).catch(() => undefined);
+      void model.tree({ filter: 'default', search: '', leafId: null, focusEntryId: null, start: 0, count: 0 }).catch(() => undefined);
+    }
+    return { model, summary };
   }
 
   /**
