@@ -86,6 +86,7 @@ export class EditorPanel implements vscode.Disposable {
     const msg = parsed.data;
     switch (msg.type) {
       case 'ready':
+        this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${(performance.now() - this.document.openedAt).toFixed(0)} ms after open`);
         await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true);
         return;
       case 'painted': {
@@ -127,7 +128,10 @@ export class EditorPanel implements vscode.Disposable {
     // leaf, which the peek's rows are the end of).
     if (!this.pendingLeaf && (restoredLeaf === null || restoredFollow)) {
       void this.document.peek().then((peek) => {
-        if (peek && !settled) void this.panel.webview.postMessage({ type: 'peek', peek } satisfies HostToWebview);
+        if (peek && !settled) {
+          this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ${(performance.now() - this.document.openedAt).toFixed(0)} ms after open, while indexing`);
+          void this.panel.webview.postMessage({ type: 'peek', peek } satisfies HostToWebview);
+        }
       });
     }
     try {
