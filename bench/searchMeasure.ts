@@ -92,6 +92,10 @@ async function main(): Promise<void> {
     out.ms = ms;
   }
   out.peakRssMB = process.resourceUsage().maxRSS / 1024;
+  // CPU time of the whole process (all its threads): on a shared machine, wall time alone says
+  // little of what a change did.
+  const cpu = process.cpuUsage();
+  out.cpuMs = (cpu.user + cpu.system) / 1000;
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 

@@ -70,7 +70,7 @@ export class SessionSearchIndex {
   async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void } = {}): Promise<UpdateStats> {
     return this.serial(async () => {
       const files = await sessionFilesUnder(roots);
-      return this.recovering(() => updateIndex(this.opened.db, files, { complete: true, ...opts }), true);
+      return this.recovering(() => updateIndex(this.opened, files, { complete: true, ...opts }), true);
     });
   }
 
@@ -99,7 +99,7 @@ export class SessionSearchIndex {
         }
         db.exec('COMMIT');
       }
-      const stats = await updateIndex(db, files, { complete: false });
+      const stats = await updateIndex(this.opened, files, { complete: false });
       stats.removed += gone.length;
       return stats;
     }, true);
