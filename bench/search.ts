@@ -37,6 +37,7 @@ export async function searchBench(): Promise<void> {
     nodeBundleOptions: () => Record<string, unknown>;
   };
   buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, 'searchMeasure.ts')], outfile: script, bundle: true, logLevel: 'warning' } as never);
+  buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, '..', 'src', 'core', 'search', 'indexReadWorker.ts')], outfile: join(outDir, 'searchReadWorker.js'), bundle: true, logLevel: 'warning' } as never);
   copySqliteWasm(join(__dirname, '..'), outDir);
   // `--keep <dir>`: generate the corpus there once and keep it (and the index) for later runs.
   const keepAt = process.argv.indexOf('--keep');

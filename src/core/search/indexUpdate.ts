@@ -19,6 +19,7 @@ import type { ViewEntry } from '../tree/treeView';
 import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, setMergePolicy, type Db } from './indexDb';
 import { RowWriter } from './rowWriter';
 import { entryIndexRows, readWholeFile, type IndexRow, type WholeFileRows } from './indexRead';
+import { ReadAhead } from './indexReadAhead';
 
 export interface UpdateProgress {
   /** Files looked at so far, of `total`. */
@@ -166,7 +167,15 @@ const BATCH_BYTES = 64 * 1024 * 1024;
 export async function updateIndex(
   { db, sqlite3 }: { db: Db; sqlite3: Sqlite3 },
   files: Map<string, Stats>,
-  opts: { complete: boolean; signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void },
+  opts: {
+    complete: boolean;
+    signal?: AbortSignal;
+    onProgress?: (p: UpdateProgress) => void;
+    /** The read-ahead worker's bundle (indexReadAhead.ts); none: every file is read in this thread. */
+    readWorkerFile?: string | null;
+    /** Bytes of new files from which the read-ahead worker is used (a worker's start is not worth it for a few). */
+    readAheadFrom?: number;
+  },
 ): Promise<UpdateStats> {
   const t0 = performance.now();
   const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
@@ -230,6 +239,9 @@ export async function updateIndex(
   // Oldest first: file ids count down (FIRST_FILE_ID, then lower), so the newest session has the lowest rowids.
   const order = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
   const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
+  const fresh = order.filter(([p]) => !known.has(p)).map(([path, st]) => ({ path, size: st.size }));
+  const freshBytes = fresh.reduce((n, f) => n + f.size, 0);
+  const ahead = opts.readWorkerFile && fresh.length > 1 && freshBytes >= (opts.readAheadFrom ?? BATCH_BYTES) ? new ReadAhead(opts.readWorkerFile, fresh, ROWS_PER_FILE) : null;
   const w = new RowWriter(db, sqlite3);
   let inTx = false;
   let batch = 0;
@@ -260,7 +272,7 @@ export async function updateIndex(
             db.exec({ sql: 'INSERT INTO files(id, path, next_seq) VALUES (?, ?, 1)', bind: [id, path] });
             stats.added++;
           }
-          writeWhole(db, w, id, st, await readWholeFile(path, ROWS_PER_FILE));
+          writeWhole(db, w, id, st, await (ahead && !row ? ahead.take(path) : readWholeFile(path, ROWS_PER_FILE)));
         }
       } catch (e) {
         // Unreadable now (gone, no permission): skip it; the next update tries again.
@@ -286,6 +298,7 @@ export async function updateIndex(
     }
     throw e;
   } finally {
+    ahead?.close();
     w.close();
     if (bulk) setMergePolicy(db, DEFAULT_MERGE_POLICY);
   }
