@@ -55,6 +55,8 @@ const builds = [
   { ...node, entryPoints: ['src/core/engine/worker/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   // The search index's worker thread (src/extension/search/indexClient.ts starts it beside dist/extension.js).
   { ...node, entryPoints: ['src/core/search/indexWorker.ts'], outfile: 'dist/searchWorker.js' },
+  // The read-ahead thread of a bulk index update, started by searchWorker.js and cli.js (indexReadAhead.ts).
+  { ...node, entryPoints: ['src/core/search/indexReadWorker.ts'], outfile: 'dist/searchReadWorker.js' },
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },

@@ -45,6 +45,8 @@ describe('VSIX contents (vsce ls)', () => {
     'dist/modelWorker.js',
     // The search index's worker thread (issue 12), started beside dist/extension.js.
     'dist/searchWorker.js',
+    // The read-ahead thread of a bulk index build, started beside dist/searchWorker.js and dist/cli.js.
+    'dist/searchReadWorker.js',
     // The SQLite WASM binary the dsh store reader loads from beside the bundles.
     'dist/sqlite3.wasm',
     'dist/codicons/codicon.css',

@@ -6,18 +6,20 @@
 //    is updated, nothing is read;
 //  - anything else (rewritten, migrated, damaged): its rows are dropped and it is read again;
 //  - gone: its rows are dropped.
-// Reading uses the project's own reader (lenient, migrating in memory, stable ids for v1/v2), so
-// an indexed entry id is the id the editor shows.
+// Reading uses the project's own reader (indexRead.ts), so an indexed entry id is the id the
+// editor shows.
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { throwIfCancelled } from '../engine/rpc';
 import { readJsonlFile } from '../formats/xcsh/jsonl';
-import { loadSessionFile, readFileIdentity, takeEntries } from '../formats/xcsh/load';
-import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
+import { readFileIdentity, takeEntries } from '../formats/xcsh/load';
+import type { Sqlite3 } from '../store/sqliteWasm';
 import type { ViewEntry } from '../tree/treeView';
 import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, setMergePolicy, type Db } from './indexDb';
-import { entrySearchFields } from './searchText';
+import { RowWriter } from './rowWriter';
+import { entryIndexRows, readWholeFile, type IndexRow, type WholeFileRows } from './indexRead';
+import { ReadAhead } from './indexReadAhead';
 
 export interface UpdateProgress {
   /** Files looked at so far, of `total`. */
@@ -83,31 +85,6 @@ export async function sessionFilesUnder(roots: readonly string[]): Promise<Map<s
   return out;
 }
 
-/** Inserts rows through prepared statements, finalized by `close()`. */
-class RowWriter {
-  private readonly fts;
-  private readonly entries;
-  rows = 0;
-
-  constructor(db: Db) {
-    this.fts = db.prepare('INSERT INTO fts(rowid, body, meta) VALUES (?, ?, ?)');
-    this.entries = db.prepare('INSERT INTO entries(id, eid, ts, off, len) VALUES (?, ?, ?, ?, ?)');
-  }
-
-  add(rowid: number, body: string, meta: string, eid: string, ts: number | null, off: number, len: number): void {
-    this.fts.bind(1, rowid).bind(2, body).bind(3, meta);
-    this.fts.stepReset();
-    this.entries.bind(1, rowid).bind(2, eid).bind(3, ts).bind(4, off).bind(5, len);
-    this.entries.stepReset();
-    this.rows++;
-  }
-
-  close(): void {
-    this.fts.finalize();
-    this.entries.finalize();
-  }
-}
-
 /** Drops the rows of file `id` (its entries and their postings). */
 export function dropFileRows(db: Db, id: number): void {
   const lo = id * ROWS_PER_FILE;
@@ -124,40 +101,24 @@ export function dropFileRows(db: Db, id: number): void {
   db.exec({ sql: 'DELETE FROM entries WHERE id >= ? AND id < ?', bind: [lo, lo + ROWS_PER_FILE] });
 }
 
-function entryRows(w: RowWriter, fileId: number, firstSeq: number, entries: readonly ViewEntry[], starts: readonly number[], ends: readonly number[]): number {
+/** Writes `rows` under file `fileId` from sequence `firstSeq` on; the next free sequence. */
+function writeRows(w: RowWriter, fileId: number, firstSeq: number, rows: readonly IndexRow[]): number {
   let seq = firstSeq;
-  for (let i = 0; i < entries.length && seq < ROWS_PER_FILE; i++) {
-    const f = entrySearchFields(entries[i]!);
-    if (!f) continue;
-    w.add(fileId * ROWS_PER_FILE + seq, f.body, f.meta, f.openId, f.time, starts[i]!, ends[i]! - starts[i]!);
+  for (const r of rows) {
+    if (seq >= ROWS_PER_FILE) break;
+    w.add(fileId * ROWS_PER_FILE + seq, r.body, r.meta, r.eid, r.ts, r.off, r.len);
     seq++;
   }
   return seq;
 }
 
-/** Reads a whole file and writes its rows under `fileId` (sequence 0 is the title row). */
-async function indexWhole(db: Db, w: RowWriter, fileId: number, path: string, st: Stats): Promise<void> {
-  const loaded = await loadSessionFile(path);
-  const header = loaded.header;
-  const title = [typeof header?.title === 'string' ? header.title : '', typeof loaded.titleLine?.title === 'string' ? loaded.titleLine.title : ''].filter((t) => t.trim() !== '').join('\n');
-  if (title !== '' && loaded.headerRange) {
-    const created = typeof header?.timestamp === 'string' ? Date.parse(header.timestamp) : NaN;
-    w.add(fileId * ROWS_PER_FILE, title, 'session title', '', Number.isFinite(created) ? created : null, loaded.headerRange.start, loaded.headerRange.end - loaded.headerRange.start);
-  }
-  const next = entryRows(w, fileId, 1, loaded.entries as unknown as ViewEntry[], loaded.entryStarts, loaded.entryEnds);
-  // A tail can be read later only where the editor's live tail could (tail.ts): a plain, clean
-  // v3 file whose open end (if any) holds no entry, and no ids made up for id-less entries.
-  const resume = loaded.resume ?? { from: loaded.bytes, startLine: loaded.lines ?? 0 };
-  const lastEntryLine = loaded.entryLines.length > 0 ? loaded.entryLines[loaded.entryLines.length - 1]! : 0;
-  const tailOk =
-    header !== null && loaded.readOnlyReason === null && loaded.originalVersion === CURRENT_SESSION_VERSION && loaded.syntheticIds === null && loaded.identity !== undefined && (resume.from === loaded.bytes || lastEntryLine < resume.startLine + 1);
-  const created = typeof header?.timestamp === 'string' ? Date.parse(header.timestamp) : NaN;
+/** Writes a whole file's rows under `fileId` (sequence 0 is the title row) and its `files` columns. */
+function writeWhole(db: Db, w: RowWriter, fileId: number, st: Stats, f: WholeFileRows): void {
+  if (f.title) writeRows(w, fileId, 0, [f.title]);
+  const next = writeRows(w, fileId, 1, f.rows);
   db.exec({
     sql: `UPDATE files SET dev=?, ino=?, size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, cwd=?, title=?, created=?, rows=? WHERE id=?`,
-    bind: [
-      st.dev, st.ino, st.size, st.mtimeMs, loaded.bytes, resume.from, resume.startLine, loaded.identity?.head ?? '', loaded.identity?.seam ?? '', tailOk ? 1 : 0, next,
-      typeof header?.cwd === 'string' ? header.cwd : null, title || null, Number.isFinite(created) ? created : null, next, fileId,
-    ],
+    bind: [st.dev, st.ino, st.size, st.mtimeMs, f.bytes, f.resumeFrom, f.resumeLine, f.head, f.seam, f.tailOk ? 1 : 0, next, f.cwd, f.titleText, f.created, next, fileId],
   });
 }
 
@@ -175,7 +136,7 @@ async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise
   const lastEntryLine = cols.entryLines.length > 0 ? cols.entryLines[cols.entryLines.length - 1]! : 0;
   const resume = tail.resume;
   const tailOk = resume.from === tail.bytes || lastEntryLine < resume.startLine + 1;
-  const next = entryRows(w, row.id, row.next_seq, cols.entries as unknown as ViewEntry[], cols.entryStarts, cols.entryEnds);
+  const next = writeRows(w, row.id, row.next_seq, entryIndexRows(cols.entries as unknown as ViewEntry[], cols.entryStarts, cols.entryEnds, ROWS_PER_FILE));
   db.exec({
     sql: 'UPDATE files SET size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, rows=? WHERE id=?',
     bind: [st.size, st.mtimeMs, Math.max(row.bytes, tail.bytes), resume.from, resume.startLine, after.head, after.seam, tailOk ? 1 : 0, next, next, row.id],
@@ -204,9 +165,17 @@ const BATCH_BYTES = 64 * 1024 * 1024;
  * Cancellable between files: what was committed stays, the rest is picked up next time.
  */
 export async function updateIndex(
-  db: Db,
+  { db, sqlite3 }: { db: Db; sqlite3: Sqlite3 },
   files: Map<string, Stats>,
-  opts: { complete: boolean; signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void },
+  opts: {
+    complete: boolean;
+    signal?: AbortSignal;
+    onProgress?: (p: UpdateProgress) => void;
+    /** The read-ahead worker's bundle (indexReadAhead.ts); none: every file is read in this thread. */
+    readWorkerFile?: string | null;
+    /** Bytes of new files from which the read-ahead worker is used (a worker's start is not worth it for a few). */
+    readAheadFrom?: number;
+  },
 ): Promise<UpdateStats> {
   const t0 = performance.now();
   const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
@@ -270,7 +239,10 @@ export async function updateIndex(
   // Oldest first: file ids count down (FIRST_FILE_ID, then lower), so the newest session has the lowest rowids.
   const order = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
   const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
-  const w = new RowWriter(db);
+  const fresh = order.filter(([p]) => !known.has(p)).map(([path, st]) => ({ path, size: st.size }));
+  const freshBytes = fresh.reduce((n, f) => n + f.size, 0);
+  const ahead = opts.readWorkerFile && fresh.length > 1 && freshBytes >= (opts.readAheadFrom ?? BATCH_BYTES) ? new ReadAhead(opts.readWorkerFile, fresh, ROWS_PER_FILE) : null;
+  const w = new RowWriter(db, sqlite3);
   let inTx = false;
   let batch = 0;
   try {
@@ -300,7 +272,7 @@ export async function updateIndex(
             db.exec({ sql: 'INSERT INTO files(id, path, next_seq) VALUES (?, ?, 1)', bind: [id, path] });
             stats.added++;
           }
-          await indexWhole(db, w, id, path, st);
+          writeWhole(db, w, id, st, await (ahead && !row ? ahead.take(path) : readWholeFile(path, ROWS_PER_FILE)));
         }
       } catch (e) {
         // Unreadable now (gone, no permission): skip it; the next update tries again.
@@ -326,6 +298,7 @@ export async function updateIndex(
     }
     throw e;
   } finally {
+    ahead?.close();
     w.close();
     if (bulk) setMergePolicy(db, DEFAULT_MERGE_POLICY);
   }

@@ -6,6 +6,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { deleteIndexDb, isCorruption, openIndexDb, type OpenedIndex } from './indexDb';
 import { querySessions, sessionEntryHits, sessionMatchIds, topEntryHits, type EntryHit, type SessionResults } from './indexQuery';
+import { defaultReadWorkerFile } from './indexReadAhead';
 import { dropFileRows, sessionFilesUnder, updateIndex, type UpdateProgress, type UpdateStats } from './indexUpdate';
 import { parseSearchQuery, type SearchQuery } from './queryLanguage';
 
@@ -70,7 +71,7 @@ export class SessionSearchIndex {
   async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void } = {}): Promise<UpdateStats> {
     return this.serial(async () => {
       const files = await sessionFilesUnder(roots);
-      return this.recovering(() => updateIndex(this.opened.db, files, { complete: true, ...opts }), true);
+      return this.recovering(() => updateIndex(this.opened, files, { complete: true, readWorkerFile: defaultReadWorkerFile(), ...opts }), true);
     });
   }
 
@@ -99,7 +100,7 @@ export class SessionSearchIndex {
         }
         db.exec('COMMIT');
       }
-      const stats = await updateIndex(db, files, { complete: false });
+      const stats = await updateIndex(this.opened, files, { complete: false });
       stats.removed += gone.length;
       return stats;
     }, true);
