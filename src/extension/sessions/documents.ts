@@ -4,7 +4,7 @@
 // is brought up to date from its previous load: a live session that grew is read only from
 // where the last read ended (src/core/formats/xcsh/tail.ts); anything else is a full reload.
 import * as fs from 'node:fs/promises';
-import { severityOf, type Diagnostic } from '../../core/diagnostics';
+import { isRepairableKind, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import type { LoadedSession } from '../../core/formats/xcsh/load';
 import type { SessionStats } from '../../core/formats/xcsh/stats';
@@ -22,11 +22,8 @@ export interface SessionDoc {
   stats(): SessionStats;
 }
 
-/** Diagnostics a repair into a new file fixes (lines the reader had to split, drop or cut). */
-const REPAIRABLE = new Set(['invalid-json', 'glued-records', 'torn-tail', 'torn-record', 'multi-line-record', 'too-deep', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
-
 export function isRepairable(doc: SessionDoc): boolean {
-  return doc.loaded.diagnostics.some((d) => REPAIRABLE.has(d.kind));
+  return doc.loaded.diagnostics.some((d) => isRepairableKind(d.kind));
 }
 
 export async function stampOf(file: string): Promise<string> {

@@ -17,4 +17,6 @@ serve(parentPort, {
   release: async (p) => registry.release((p as { handle: number }).handle),
   // The Sessions view's message count of a row, read in full off the host's thread.
   countMessages: (p) => countMessages((p as { file: string }).file),
+  // What the worker holds (tests check that a cancelled load is let go).
+  held: async () => registry.held(),
 });
