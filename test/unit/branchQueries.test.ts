@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
 import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
-import { computeVisibleTree, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
+import { computeVisibleTree, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
 import { allSegments } from '../helpers/modelParity';
@@ -57,6 +57,7 @@ async function checkAgainstView(model: XcshModel, searches: string[]): Promise<v
             assert.equal(s.hasBranches, (vt.children.get(w.id)?.length ?? 0) > 0);
             assert.equal(s.branches, vt.children.get(w.id)?.length ?? 0, `branches of ${w.id}`);
             assert.equal(s.callsTools, callsToolsRef(src.entry(w.id)!), `tool icon of ${w.id}`);
+            assert.equal(s.role, roleOf(src.entry(w.id)!) ?? null, `role of ${w.id}`);
           } else {
             assert.deepEqual(s, { kind: 'run', firstId: w.ids[0], lastId: w.ids[w.ids.length - 1], count: w.ids.length, title: runTitle(src, w.ids, 80), onActivePath: vt.activePath.has(w.ids[0]!) });
           }

@@ -151,11 +151,11 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     // A run row ("7 entries: …"): the context at its last entry, and the ids of its entries.
     vscode.commands.registerCommand('sessionLoom.previewContextAtRunEnd', async (arg?: unknown) => {
       if (!isLoomNode(arg) || arg.kind !== 'run') return;
-      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.ids[arg.ids.length - 1]);
+      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.facts.lastId);
     }),
     vscode.commands.registerCommand('sessionLoom.copyEntryIds', async (arg?: unknown) => {
       if (!isLoomNode(arg) || arg.kind !== 'run') return undefined;
-      const ids = arg.ids.join('\n');
+      const ids = (await provider.runEntryIds(arg)).join('\n');
       await vscode.env.clipboard.writeText(ids);
       return ids;
     }),

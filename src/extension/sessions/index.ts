@@ -1,7 +1,9 @@
 // Registers the Sessions view and its commands; returns what tests reach through the
 // extension's exports (the provider, the tree view and the injectable prompts).
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { OpenParams } from '../../core/engine/worker/modelRegistry';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
 import { SearchIndexClient } from '../search/indexClient';
 import { prompts, type Prompts } from '../commands/prompts';
@@ -9,6 +11,7 @@ import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
 import { registerShareCommands } from '../share/shareCommands';
 import { registerCompareCommands } from '../share/compareCommands';
+import { isLoomNode } from '../commands/targets';
 import type { LoomNode } from './nodes';
 import { SessionsTreeProvider } from './sessionsTreeProvider';
 
@@ -16,12 +19,33 @@ export interface SessionsViewApi {
   provider: SessionsTreeProvider;
   treeView: vscode.TreeView<LoomNode>;
   prompts: Prompts;
+  /** The model worker's host the view opens sessions through (tests ask it what the worker holds). */
+  models: ModelHost;
+}
+
+/**
+ * What the view opens a session with: exactly the session editor's parameters
+ * (src/extension/editor/sessionDocument.ts), so the view and an editor on the same file share one
+ * load and one model in the worker (its registry keys by path, session, blob store and dsh home).
+ */
+export function viewOpenParams(file: string): OpenParams {
+  const blobStore = vscode.workspace.getConfiguration('sessionLoom').get<string>('blobStore', '').trim();
+  const blobDir = blobStore === '~' || blobStore.startsWith('~/') ? path.join(os.homedir(), blobStore.slice(1)) : blobStore;
+  return {
+    path: file,
+    ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}),
+    ...(blobDir ? { blobDir } : {}),
+  };
 }
 
 export function registerSessionsView(context: vscode.ExtensionContext, models: ModelHost): SessionsViewApi {
   // One search index per window, in the extension's global storage (a cache: deleting it loses nothing).
   const index = new SearchIndexClient(path.join(context.globalStorageUri.fsPath, 'search'));
-  const provider = new SessionsTreeProvider(index, (file) => models.countMessages(file));
+  const provider = new SessionsTreeProvider(
+    (file, signal) => models.open(viewOpenParams(file), signal),
+    index,
+    (file) => models.countMessages(file),
+  );
   const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
     treeDataProvider: provider,
     showCollapseAll: true,
@@ -37,6 +61,10 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
     treeView,
     provider.attach(treeView),
     registerViewCommands(provider),
+    // The "Show N more…" row of a long run (not in the palette: it acts on that row).
+    vscode.commands.registerCommand('sessionLoom.showMoreEntries', (node?: unknown) => {
+      if (isLoomNode(node) && node.kind === 'more') provider.showMore(node);
+    }),
     registerWriteCommands(provider),
     registerShareCommands(provider, context.extensionUri),
     registerCompareCommands(provider),
@@ -44,5 +72,5 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),
   );
-  return { provider, treeView, prompts };
+  return { provider, treeView, prompts, models };
 }

@@ -22,6 +22,8 @@ export interface EntryFacts {
   branches: number;
   /** An assistant message that calls tools (the row's icon says so). */
   callsTools: boolean;
+  /** The message's role (null for an entry that is no message: its `row.kind` is then its type). */
+  role: string | null;
 }
 
 export type BranchSegment =
@@ -93,6 +95,7 @@ export class BranchQueries {
       return {
         branches: this.#childCount(f, p, Infinity),
         callsTools: callsTools(e),
+        role: roleOf(e) ?? null,
         entryId: e.id,
         depth: 0,
         kind: roleOf(e) ?? e.type,
@@ -136,8 +139,8 @@ export class BranchQueries {
     let r = 0;
     return out.map((s) => {
       if (typeof s !== 'number') return s;
-      const { branches, callsTools, ...row } = rows[r++]!;
-      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row, branches, callsTools };
+      const { branches, callsTools, role, ...row } = rows[r++]!;
+      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row, branches, callsTools, role };
     });
   }
 
@@ -155,8 +158,8 @@ export class BranchQueries {
     const rows = await this.#rows(f, positions);
     // Only a run's last entry can have children besides the next one: the fork that ends it.
     return positions.map((pos, k) => {
-      const { branches, callsTools, ...row } = rows[k]!;
-      return { id: row.entryId, hasBranches: this.#childCount(f, pos) > 1, row, branches, callsTools };
+      const { branches, callsTools, role, ...row } = rows[k]!;
+      return { id: row.entryId, hasBranches: this.#childCount(f, pos) > 1, row, branches, callsTools, role };
     });
   }
 
