@@ -292,8 +292,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     let branch: LoomNode[];
     try {
       const loading = this.models.get(session.file);
-      // Asked for its rows, the row is expanded: kept open until it is collapsed.
-      this.models.hold(session.file, 'expanded');
+      // Asked for its rows, the row is expanded: kept open until it is collapsed. (A search's rows
+      // live under ids of their own and are never collapsed: the search holds what it shows.)
+      if (!this.search.active) this.models.hold(session.file, 'expanded');
       vs = await loading;
       branch = await this.branches.segmentNodes(session, session, null, vs);
     } catch (err) {
