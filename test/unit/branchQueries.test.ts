@@ -8,8 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { shortenPreview } from '../../src/core/engine/xcsh/branchQueries';
 import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
-import { computeVisibleTree, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
+import { computeVisibleTree, entryPreview, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
 import { allSegments } from '../helpers/modelParity';
@@ -58,6 +59,8 @@ async function checkAgainstView(model: XcshModel, searches: string[]): Promise<v
             assert.equal(s.branches, vt.children.get(w.id)?.length ?? 0, `branches of ${w.id}`);
             assert.equal(s.callsTools, callsToolsRef(src.entry(w.id)!), `tool icon of ${w.id}`);
             assert.equal(s.role, roleOf(src.entry(w.id)!) ?? null, `role of ${w.id}`);
+            // The Sessions view's row text: 100 characters cut from the row's preview, as it cut the entry.
+            assert.equal(shortenPreview(s.row.text, 100), entryPreview(src.entry(w.id)!, 100), `row text of ${w.id}`);
           } else {
             assert.deepEqual(s, { kind: 'run', firstId: w.ids[0], lastId: w.ids[w.ids.length - 1], count: w.ids.length, title: runTitle(src, w.ids, 80), onActivePath: vt.activePath.has(w.ids[0]!) });
           }

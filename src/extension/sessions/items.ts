@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { formatDateTime, formatTimeOfDay } from '../../protocol/dates';
 import { entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, type ViewEntry } from '../../core/tree/treeView';
 import type { SessionSummary } from '../../protocol/messages';
+import { shortenPreview } from '../../core/engine/xcsh/branchQueries';
 import { RUN_PAGE } from './branchNodes';
 import type { SessionState } from './catalog';
 import { projectLabelParts } from './labels';
@@ -283,16 +284,13 @@ export function entryIconId(role: string | null, kind: string, callsTools: boole
   return TYPE_ICONS[kind] ?? 'question';
 }
 
-/** A row's text at most `max` characters: the model's 140-character preview cut as entryPreview(e, max) cuts. */
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+
 
 function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   const row = node.row;
   const label = row.label ?? undefined;
   const isLeaf = row.isDefaultLeaf;
-  const text = `${label ? `[${label}] ` : ''}${clip(row.text, 100)}`;
+  const text = `${label ? `[${label}] ` : ''}${shortenPreview(row.text, 100)}`;
   const item = new vscode.TreeItem(highlight(text, ctx.tokens, label ? label.length + 2 : 0), node.hasBranches ? Collapsed : None);
   item.id = node.id;
   const desc: string[] = [];

@@ -52,8 +52,13 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('expands a 100k-entry session without stalling the extension host; its long run shows in pages with a "Show N more…" row', async () => {
-    const file = generate('2026-05-01T08-00-00-000Z_b1600000000000a1.jsonl', 100_000);
+  /**
+   * Expands a generated session while a timer in this extension host measures how late its event
+   * loop runs (the figure to hold: max ≤ 50 ms, p99 ≤ 20 ms); prints the figures and fails only
+   * on a gross stall, so a busy machine does not fail it.
+   */
+  async function expandBig(entries: number, name: string, sizeLabel: string): Promise<void> {
+    const file = generate(name, entries);
     const size = fs.statSync(file).size;
     const session = await sessionNode(file);
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
@@ -84,7 +89,7 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     delay.disable();
     const ms = (ns: number): string => (ns / 1e6).toFixed(1);
     console.log(
-      `[perf] Sessions view, 100k-entry session (${(size / 1e6).toFixed(1)} MB): expand → branch rows ${expanded} ms; expand its ${run.facts.count}-entry run → its rows ${runRows} ms; ` +
+      `[perf] Sessions view, ${sizeLabel}-entry session (${(size / 1e6).toFixed(1)} MB): expand → branch rows ${expanded} ms; expand its ${run.facts.count}-entry run → its rows ${runRows} ms; ` +
         `extension host event-loop delay: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms ` +
         `(idle host, 3 s just before: max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms)`,
     );
@@ -94,6 +99,19 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     // something loaded it on the host again.
     assert.ok(delay.max < 500e6, `the extension host's event loop stalled for ${ms(delay.max)} ms`);
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
+    // Let go of it: the next test measures its own.
+    provider().models.release(file);
+    fs.rmSync(file, { force: true });
+  }
+
+  it('expands a 100k-entry session without stalling the extension host (event-loop delay, expand → rows)', async () => {
+    await expandBig(100_000, '2026-05-01T08-00-00-000Z_b1600000000000a1.jsonl', '100k');
+  });
+
+  // 459 MB: generated and expanded only when asked (SESSION_LOOM_PERF_1M=1), for the figures.
+  (process.env.SESSION_LOOM_PERF_1M ? it : it.skip)('expands a 1M-entry session without stalling the extension host', async function () {
+    this.timeout(900_000);
+    await expandBig(1_000_000, '2026-05-01T09-00-00-000Z_b1600000000001m1.jsonl', '1M');
   });
 
   it('shows a run of 1,600 entries in pages of 500 with a "Show N more…" row, and reveals an entry deep in it', async () => {
@@ -156,10 +174,16 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     assert.equal(await heldHere(file), false);
     // Expanded (selected and focused, so the list's own collapse command acts on it), and
     // collapsed as soon as the view has started the load: a 300k-entry load takes seconds.
-    // (A reveal that expands resolves only once the rows are there: the list expands it instead.)
-    await tv().reveal(session, { expand: false, select: true, focus: true });
-    void vscode.commands.executeCommand('list.expand');
-    await until(() => provider().models.isKnown(file), 'the view opening the session', 30_000);
+    // (A reveal that expands resolves only once the rows are there: the list expands it instead.
+    // The listing was just refreshed: a reveal racing the redraw is dropped, so try again.)
+    for (let attempt = 0; !provider().models.isKnown(file); attempt++) {
+      await tv().reveal(session, { expand: false, select: true, focus: true }).then(
+        () => vscode.commands.executeCommand('list.expand'),
+        () => undefined,
+      );
+      for (let i = 0; i < 50 && !provider().models.isKnown(file); i++) await sleep(50);
+      assert.ok(attempt < 10, 'the view never started to open the session');
+    }
     assert.equal(provider().models.peek(file), undefined, 'still loading');
     await vscode.commands.executeCommand('list.collapse');
     await until(async () => !(await heldHere(file)), 'the worker letting the cancelled load go', 30_000);

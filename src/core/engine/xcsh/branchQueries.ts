@@ -46,6 +46,17 @@ export interface RevealStep {
   at: number;
 }
 
+/** The rows' preview length (entryPreview(e, ROW_PREVIEW_MAX)); a view wanting fewer characters cuts it with `shortenPreview`. */
+export const ROW_PREVIEW_MAX = 140;
+
+/**
+ * A row's preview cut to `max` (≤ ROW_PREVIEW_MAX) characters: exactly entryPreview(e, max), since
+ * both cut the same one-line text (the Sessions view shows 100, the editor's tree 140).
+ */
+export function shortenPreview(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 function callsTools(e: ViewEntry): boolean {
   if (roleOf(e) !== 'assistant') return false;
   const content = (e.message as { content?: unknown } | undefined)?.content;
@@ -99,7 +110,7 @@ export class BranchQueries {
         entryId: e.id,
         depth: 0,
         kind: roleOf(e) ?? e.type,
-        text: entryPreview(e, 140),
+        text: entryPreview(e, ROW_PREVIEW_MAX),
         label: src.labelOf(e.id) ?? null,
         timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
         isLeaf: src.firstChildAt(p) === -1,
