@@ -48,7 +48,15 @@ export async function revealAndSelect(
   let node = first;
   const tv = provider.treeView;
   for (let attempt = 0; node && tv && attempt < 4; attempt++) {
-    await tv.reveal(node, { select: true, focus, expand: false });
+    try {
+      await tv.reveal(node, { select: true, focus, expand: false });
+    } catch {
+      // A run that had to show more pages to hold the entry is still being redrawn (VS Code does
+      // not know its new rows yet): the next attempt finds it there.
+      await new Promise((r) => setTimeout(r, 200));
+      node = await find();
+      continue;
+    }
     if (await selectionHolds(tv, node.id, 500)) return node;
     node = await find();
   }

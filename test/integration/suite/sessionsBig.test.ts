@@ -163,8 +163,6 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     const all = await provider().getChildren(run);
     assert.equal(all.length, 1600, 'every page shown, no "more" row left');
     assert.ok(all.includes(node!));
-    await tv().reveal(node!, { select: true, focus: false });
-    if (harnessAvailable()) await frameText('.part.sidebar .monaco-list-row.selected:has-text("Question 1550")', { timeoutMs: 30_000 }).catch(async () => frameText('.part.sidebar .monaco-list-row:has-text("Answer 1551"), .part.sidebar .monaco-list-row:has-text("Question 1550")', { timeoutMs: 30_000 }));
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
   });
 
