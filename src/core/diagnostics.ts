@@ -108,6 +108,13 @@ export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {
   return SEVERITY[kind];
 }
 
+/** Diagnostics a repair into a new file fixes (lines the reader had to split, drop or cut). */
+const REPAIRABLE: ReadonlySet<string> = new Set<DiagnosticKind>(['invalid-json', 'glued-records', 'torn-tail', 'torn-record', 'multi-line-record', 'too-deep', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
+
+export function isRepairableKind(kind: string): boolean {
+  return REPAIRABLE.has(kind);
+}
+
 /**
  * `file:line: message` — the form every user-facing error uses (editors jump to `file:line`). A
  * finding over several lines names its first line there; its message names the range.

@@ -52,12 +52,20 @@ export const SessionSummarySchema = z.object({
     tokensOut: z.number(),
     cacheRead: z.number(),
     cacheWrite: z.number(),
+    /** The usages' own `total` summed (xcsh; 0 when the agent wrote none). */
+    tokensTotal: z.number().optional(),
     cost: z.number(),
   }),
   models: z.array(z.string()),
   diagnosticCount: z.number().int(),
   /** The first diagnostics (capped); `diagnosticCount` is the true total. */
   diagnostics: z.array(DiagnosticViewSchema),
+  /** xcsh: how many diagnostics are worth a row in the Sessions view (all but `info`). */
+  problemCount: z.number().int().optional(),
+  /** xcsh: the first of those (capped); `problemCount` is the true total. */
+  problems: z.array(DiagnosticViewSchema).optional(),
+  /** xcsh: the reader had to split, drop or cut lines, which a repair into a new file fixes. */
+  repairable: z.boolean().optional(),
   /** Bumped on every reload of the file (live growth). */
   revision: z.number().int(),
 });

@@ -8,8 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { shortenPreview } from '../../src/core/engine/xcsh/branchQueries';
 import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
-import { computeVisibleTree, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, type TreeFilterMode, type VisibleTree } from '../../src/core/tree/treeView';
+import { computeVisibleTree, entryPreview, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
 import { allSegments } from '../helpers/modelParity';
@@ -27,10 +28,16 @@ function referenceChain(vt: VisibleTree, id: string): RevealStep[] {
       above = vt.parent.get(start) ?? null;
     }
     const seg = segmentsUnder(vt, above).find((s) => (s.kind === 'entry' ? s.id : s.ids[0]) === start)!;
-    chain.push({ under: above, kind: seg.kind, firstId: start });
+    chain.push({ under: above, kind: seg.kind, firstId: start, at: seg.kind === 'entry' ? 0 : seg.ids.indexOf(cur) });
     cur = above;
   }
   return chain.reverse();
+}
+
+/** The view's own test for the tools icon (items.ts entryIconId). */
+function callsToolsRef(e: ViewEntry): boolean {
+  const m = e.message as { role?: unknown; content?: unknown } | undefined;
+  return e.type === 'message' && m?.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => (b as { type?: unknown })?.type === 'toolCall');
 }
 
 async function checkAgainstView(model: XcshModel, searches: string[]): Promise<void> {
@@ -49,6 +56,11 @@ async function checkAgainstView(model: XcshModel, searches: string[]): Promise<v
           if (w.kind === 'entry') {
             assert.ok(s.kind === 'entry' && s.id === w.id && s.row.entryId === w.id);
             assert.equal(s.hasBranches, (vt.children.get(w.id)?.length ?? 0) > 0);
+            assert.equal(s.branches, vt.children.get(w.id)?.length ?? 0, `branches of ${w.id}`);
+            assert.equal(s.callsTools, callsToolsRef(src.entry(w.id)!), `tool icon of ${w.id}`);
+            assert.equal(s.role, roleOf(src.entry(w.id)!) ?? null, `role of ${w.id}`);
+            // The Sessions view's row text: 100 characters cut from the row's preview, as it cut the entry.
+            assert.equal(shortenPreview(s.row.text, 100), entryPreview(src.entry(w.id)!, 100), `row text of ${w.id}`);
           } else {
             assert.deepEqual(s, { kind: 'run', firstId: w.ids[0], lastId: w.ids[w.ids.length - 1], count: w.ids.length, title: runTitle(src, w.ids, 80), onActivePath: vt.activePath.has(w.ids[0]!) });
           }
@@ -57,8 +69,8 @@ async function checkAgainstView(model: XcshModel, searches: string[]): Promise<v
           if (w.kind !== 'run') continue;
           const page = await model.runEntries(q, w.ids[0]!, 1, 4);
           assert.deepEqual(
-            page.map((e) => [e.id, e.hasBranches]),
-            w.ids.slice(1, 5).map((id) => [id, id === w.ids[w.ids.length - 1] && (vt.children.get(id)?.length ?? 0) > 0]),
+            page.map((e) => [e.id, e.hasBranches, e.branches, e.callsTools]),
+            w.ids.slice(1, 5).map((id) => [id, id === w.ids[w.ids.length - 1] && (vt.children.get(id)?.length ?? 0) > 0, vt.children.get(id)?.length ?? 0, callsToolsRef(src.entry(id)!)]),
           );
         }
       }
@@ -81,4 +93,30 @@ test('segments, runEntries, revealPath and searchHit match the Sessions view on 
   const path = join(mkdtempSync(join(tmpdir(), 'sl-branches-')), 'gen.jsonl');
   generateSession(path, 1200, 11);
   await checkAgainstView(await XcshModel.open(path), ['tests']);
+});
+
+test('a query with the search index ids shows exactly those entries (and their paths), as computeVisibleTree with matchIds; the tokens are then not used', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'sl-branches-')), 'gen.jsonl');
+  generateSession(path, 1200, 11);
+  const model = await XcshModel.open(path);
+  const index = model.snapshot.index;
+  const src = treeSourceFromIndex(index);
+  const ids = index.entries.filter((_, i) => i % 41 === 3).map((e) => e.id);
+  for (const filter of FILTERS) {
+    const vt = computeVisibleTree(src, { filter, tokens: [], matchIds: new Set(ids) });
+    // A search text that matches nothing: with ids it must not narrow anything further.
+    const q = { filter, search: 'zzz-no-such-word', ids };
+    assert.deepEqual(await model.searchHit(q), { entryMatches: vt.parent.size }, filter);
+    for (const { under, segs } of await allSegments(model, q)) {
+      assert.deepEqual(
+        segs.map((s) => (s.kind === 'entry' ? s.id : s.firstId)),
+        segmentsUnder(vt, under).map((s) => (s.kind === 'entry' ? s.id : s.ids[0])),
+        `segments under ${under} (${filter})`,
+      );
+    }
+    // The memo follows the ids: the same filter without them is the whole filtered tree again.
+    const whole = computeVisibleTree(src, { filter, tokens: [] });
+    assert.deepEqual(await model.searchHit({ filter, search: '' }), { entryMatches: whole.parent.size });
+    assert.deepEqual(await model.searchHit({ filter, search: '', ids: ids.slice(0, 5) }), { entryMatches: computeVisibleTree(src, { filter, tokens: [], matchIds: new Set(ids.slice(0, 5)) }).parent.size });
+  }
 });

@@ -167,6 +167,57 @@ test('a refresh another holder of the shared model already read still reports th
   }
 });
 
+test('the Sessions view branch queries (segments, runEntries, revealPath, searchHit, with and without index ids) answer through the worker exactly as in-process', async () => {
+  const h = host();
+  try {
+    for (const file of fixtureFiles('real-v3').slice(0, 3)) {
+      const local = await openSessionModel(file);
+      const remote = await h.open({ path: file });
+      try {
+        const leaf = await local.defaultLeaf();
+        const top = await local.segments!({ filter: 'default', search: '' }, null);
+        const ids = top.flatMap((s) => (s.kind === 'entry' ? [s.id] : [s.firstId, s.lastId]));
+        for (const q of [{ filter: 'default' as const, search: '' }, { filter: 'all' as const, search: 'the' }, { filter: 'default' as const, search: '', ids }]) {
+          const segs = await local.segments!(q, null);
+          assert.deepEqual(await remote.segments!(q, null), segs, `${file} segments`);
+          const run = segs.find((s) => s.kind === 'run');
+          if (run?.kind === 'run') assert.deepEqual(await remote.runEntries!(q, run.firstId, 1, 3), await local.runEntries!(q, run.firstId, 1, 3));
+          if (leaf) assert.deepEqual(await remote.revealPath!(q, leaf), await local.revealPath!(q, leaf));
+          assert.deepEqual(await remote.searchHit!(q), await local.searchHit!(q));
+        }
+      } finally {
+        local.dispose();
+        remote.dispose();
+      }
+    }
+  } finally {
+    h.dispose();
+  }
+});
+
+test('the worker says which sessions it holds: an aborted load nobody else waits for is let go, a joined open only adds a reference', async () => {
+  const h = host();
+  try {
+    const [a, b] = fixtureFiles('real-v3');
+    const kept = await h.open({ path: a! });
+    assert.deepEqual(await h.held(), [{ path: a!, refs: 1 }]);
+    const ac = new AbortController();
+    const p = h.open({ path: b! }, ac.signal);
+    ac.abort();
+    await assert.rejects(p, CancelledError);
+    assert.deepEqual(await h.held(), [{ path: a!, refs: 1 }], 'the cancelled load is not held');
+    const joined = await h.open({ path: a! });
+    assert.deepEqual(await h.held(), [{ path: a!, refs: 2 }], 'a second open joins the first');
+    joined.dispose();
+    assert.ok(await kept.summary());
+    assert.deepEqual(await h.held(), [{ path: a!, refs: 1 }]);
+    kept.dispose();
+    assert.deepEqual(await h.held(), []);
+  } finally {
+    h.dispose();
+  }
+});
+
 test('the worker translates with the display language bundle it is given', () => {
   const t = bundleTranslate({ '{0} messages': '{0} Nachrichten' });
   assert.equal(t('{0} messages', 3), '3 Nachrichten');

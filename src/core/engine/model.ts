@@ -14,9 +14,9 @@
 import type { Translate } from '../l10n';
 import type { ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
 import type { SessionFormat } from '../formats/detect';
-import type { BranchQuery, BranchSegment, RevealStep, RunEntry } from './xcsh/branchQueries';
+import type { BranchQuery, BranchSegment, EntryFacts, RevealStep, RunEntry } from './xcsh/branchQueries';
 
-export type { BranchQuery, BranchSegment, RevealStep, RunEntry };
+export type { BranchQuery, BranchSegment, EntryFacts, RevealStep, RunEntry };
 
 export interface TreeParams {
   filter: TreeFilter;

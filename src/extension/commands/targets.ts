@@ -19,6 +19,8 @@ export function fileOfNode(node: LoomNode): string | undefined {
     case 'run':
     case 'entry':
       return node.session.file;
+    case 'more':
+      return node.parent.session.file;
   }
 }
 

@@ -48,7 +48,15 @@ export async function revealAndSelect(
   let node = first;
   const tv = provider.treeView;
   for (let attempt = 0; node && tv && attempt < 4; attempt++) {
-    await tv.reveal(node, { select: true, focus, expand: false });
+    try {
+      await tv.reveal(node, { select: true, focus, expand: false });
+    } catch {
+      // A run that had to show more pages to hold the entry is still being redrawn (VS Code does
+      // not know its new rows yet): the next attempt finds it there.
+      await new Promise((r) => setTimeout(r, 200));
+      node = await find();
+      continue;
+    }
     if (await selectionHolds(tv, node.id, 500)) return node;
     node = await find();
   }
@@ -151,11 +159,11 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
     // A run row ("7 entries: …"): the context at its last entry, and the ids of its entries.
     vscode.commands.registerCommand('sessionLoom.previewContextAtRunEnd', async (arg?: unknown) => {
       if (!isLoomNode(arg) || arg.kind !== 'run') return;
-      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.ids[arg.ids.length - 1]);
+      await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(arg.session.file), arg.facts.lastId);
     }),
     vscode.commands.registerCommand('sessionLoom.copyEntryIds', async (arg?: unknown) => {
       if (!isLoomNode(arg) || arg.kind !== 'run') return undefined;
-      const ids = arg.ids.join('\n');
+      const ids = (await provider.runEntryIds(arg)).join('\n');
       await vscode.env.clipboard.writeText(ids);
       return ids;
     }),

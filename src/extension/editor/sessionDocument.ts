@@ -3,23 +3,18 @@
 // the file) and follows the file as it grows; the panels ask the model for windows. Growth is read incrementally: only the appended tail is parsed and
 // indexed (src/core/formats/xcsh/tail.ts), with a full reload whenever the file changed in any other way.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionModel } from '../../core/engine/model';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
 import type { SessionSummary, TailPeek } from '../../protocol/messages';
 import { sessionOfUri } from '../sessions/sessionUri';
+import { sessionOpenParams } from '../openParams';
 
 /** Below this size a session loads about as fast as a peek of it would paint: no peek. */
 const PEEK_MIN_BYTES = 4 * 1024 * 1024;
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
 const RELOAD_DEBOUNCE_MS = 250;
-
-function expandHome(p: string): string {
-  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
-}
 
 /** The loaded model and the summary of its current state. */
 export interface Loaded {
@@ -77,15 +72,7 @@ export class SessionDocument implements vscode.CustomDocument {
     const st = await fs.promises.stat(this.filePath).catch(() => null);
     this.lastSize = st?.size ?? -1;
     this.lastMtime = st?.mtimeMs ?? -1;
-    const config = vscode.workspace.getConfiguration('sessionLoom');
-    const session = sessionOfUri(this.uri);
-    const blobDir = expandHome(config.get<string>('blobStore', '').trim());
-    const model = await this.models.open({
-      path: this.filePath,
-      ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}),
-      ...(blobDir ? { blobDir } : {}),
-      ...(session !== undefined ? { session } : {}),
-    });
+    const model = await this.models.open(sessionOpenParams(this.filePath, sessionOfUri(this.uri)));
     if (this.disposed) model.dispose();
     const summary = await model.summary();
     // What a new editor asks first — the default leaf's context and the tree under the default

@@ -1,14 +1,20 @@
-// The rows below a session row: the branch tree (linear runs collapsed, forks as children) plus
-// the session's diagnostic and info rows. Each node is created once per id (`<file>#<entryId>`,
-// `<file>#run:<firstId>`…) and reused, so `fire(node)` and `reveal(node)` name the object VS Code
-// already knows; and each session's visible tree is memoised per document stamp, filter and search.
-import { computeVisibleTree, segmentsUnder, type BranchNode, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
-import type { SessionDoc, SessionDocuments } from './documents';
-import { EntryNode, RunNode, type DiagnosticNode, type InfoNode, type LoomNode, type SessionNode } from './nodes';
+// The rows below a session row: the branch tree (linear runs collapsed, forks as children), as the
+// session's model in the worker answers it (issue 11: segments, pages of runs, reveal paths — the
+// extension host holds no entries, and a run of a million entries is one node until it is
+// expanded, then pages of RUN_PAGE rows with a "Show N more…" row). Each node is created once per
+// id (`<file>#<entryId>`, `<file>#run:<firstId>`…) and reused, so `fire(node)` and `reveal(node)`
+// name the object VS Code already knows.
+import type { BranchQuery, BranchSegment, RunEntry, SessionModel } from '../../core/engine/model';
+import type { TreeFilterMode } from '../../core/tree/treeView';
+import type { SessionModels, ViewSession } from './sessionModels';
+import { EntryNode, MoreNode, RunNode, type DiagnosticNode, type InfoNode, type LoomNode, type SessionNode } from './nodes';
+
+/** Entries of a run shown per page. */
+export const RUN_PAGE = 500;
 
 /** What the branch nodes need from the view. */
 export interface BranchHost {
-  readonly docs: SessionDocuments;
+  readonly models: SessionModels;
   filter(): TreeFilterMode;
   /** The search tokens a session's branch tree is narrowed to (none when it is not). */
   branchTokensOf(file: string): readonly string[];
@@ -18,53 +24,52 @@ export interface BranchHost {
 
 export class BranchNodes {
   private readonly nodes = new Map<string, LoomNode>();
-  private readonly visible = new Map<string, { stamp: string; key: string; tree: VisibleTree }>();
 
   constructor(private readonly host: BranchHost) {}
 
-  /** The visible tree of a loaded session under the current filter and search (memoised). */
-  visibleTree(file: string, loaded?: SessionDoc): VisibleTree | undefined {
-    const doc = loaded ?? this.host.docs.peek(file);
-    if (!doc) return undefined;
-    const tokens = this.host.branchTokensOf(file);
-    const matchIds = this.host.branchIdsOf?.(file);
-    const key = this.treeKey(tokens, matchIds);
-    const hit = this.visible.get(file);
-    if (hit && hit.stamp === doc.stamp && hit.key === key) return hit.tree;
-    const tree = computeVisibleTree(doc.source, { filter: this.host.filter(), tokens, ...(matchIds ? { matchIds } : {}) });
-    this.visible.set(file, { stamp: doc.stamp, key, tree });
-    return tree;
-  }
-
-  /** The memoised visible tree of a file, whatever it was computed for (no computing). */
-  lastVisibleTree(file: string): VisibleTree | undefined {
-    return this.visible.get(file)?.tree;
-  }
-
-  /** Keeps a visible tree computed elsewhere (by the search) for these tokens. */
-  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree, matchIds?: ReadonlySet<string>): void {
-    this.visible.set(file, { stamp, key: this.treeKey(tokens, matchIds), tree });
-  }
-
-  forgetTree(file: string): void {
-    this.visible.delete(file);
-  }
-
-  forgetAllTrees(): void {
-    this.visible.clear();
-  }
-
-  runChildren(run: RunNode): LoomNode[] {
-    const vt = this.visibleTree(run.session.file);
-    if (!vt) return [];
-    return run.ids.map((id, i) => this.entryNode(run.session, run, id, i === run.ids.length - 1 && (vt.children.get(id)?.length ?? 0) > 0));
+  /** The model's query for a session's tree under the current filter and search. */
+  query(file: string): BranchQuery {
+    const ids = this.host.branchIdsOf?.(file);
+    // With the index's ids the tokens select nothing, and the lazy model need not scan bodies.
+    if (ids) return { filter: this.host.filter(), search: '', ids: idList(ids) };
+    return { filter: this.host.filter(), search: this.host.branchTokensOf(file).join(' ') };
   }
 
   /** The segments under an entry (`null`: the top of the session's tree), as run and entry nodes. */
-  segmentNodes(session: SessionNode, parent: SessionNode | EntryNode, under: string | null): LoomNode[] {
-    const vt = this.visibleTree(session.file);
-    if (!vt) return [];
-    return segmentsUnder(vt, under).map((seg) => this.segmentNode(session, parent, seg, vt));
+  async segmentNodes(session: SessionNode, parent: SessionNode | EntryNode, under: string | null, vs?: ViewSession): Promise<(RunNode | EntryNode)[]> {
+    const { model } = vs ?? (await this.host.models.get(session.file));
+    const segs = (await model.segments?.(this.query(session.file), under)) ?? [];
+    return segs.map((seg) => this.segmentNode(session, parent, seg));
+  }
+
+  /** A run's entries: the pages shown so far, then "Show N more…" when it holds more. */
+  async runChildren(run: RunNode): Promise<LoomNode[]> {
+    const file = run.session.file;
+    const vs = await this.host.models.get(file);
+    const q = this.query(file);
+    const key = `${vs.stamp}\n${this.queryKey(file)}`;
+    if (run.loadedFor !== key) {
+      run.loaded = [];
+      run.loadedFor = key;
+    }
+    run.shown = Math.min(run.facts.count, Math.max(run.shown, RUN_PAGE));
+    if (run.loaded.length < run.shown) {
+      const page = (await vs.model.runEntries?.(q, run.facts.firstId, run.loaded.length, run.shown - run.loaded.length)) ?? [];
+      if (run.loadedFor === key) run.loaded.push(...page.map((e) => this.runEntryNode(run, e)));
+    }
+    const out: LoomNode[] = run.loaded.slice(0, run.shown);
+    const remaining = run.facts.count - out.length;
+    if (remaining > 0) {
+      const more = this.cachedMore(run);
+      more.remaining = remaining;
+      out.push(more);
+    }
+    return out;
+  }
+
+  /** "Show N more…": the run shows one more page (the caller redraws it). */
+  showMore(run: RunNode): void {
+    run.shown = Math.min(run.facts.count, Math.max(run.shown, RUN_PAGE) + RUN_PAGE);
   }
 
   /** The known node of this id and kind, else this one (remembered). */
@@ -76,62 +81,98 @@ export class BranchNodes {
   }
 
   /**
-   * The node showing a visible entry, building the chain of run and fork nodes from the session
-   * down, so `reveal` can walk it with getParent.
+   * The node showing an entry (or its nearest ancestor the filter shows), building the chain of
+   * run and fork nodes from the session down, so `reveal` can walk it with getParent. `grown`
+   * hears of a run that had to show more pages to hold it (VS Code must ask for its rows again).
    */
-  visibleEntryNode(session: SessionNode, vt: VisibleTree, id: string): EntryNode {
-    // Walk up to the start of the segment: the first entry whose parent is the top or a fork.
-    let start = id;
-    let above: string | null = vt.parent.get(start) ?? null;
-    while (above !== null && (vt.children.get(above)?.length ?? 0) === 1) {
-      start = above;
-      above = vt.parent.get(start) ?? null;
+  async revealNode(session: SessionNode, vs: ViewSession, entryId: string, grown: (run: RunNode) => void): Promise<EntryNode | undefined> {
+    const found = await vs.model.revealPath?.(this.query(session.file), entryId);
+    if (!found) return undefined;
+    let parent: SessionNode | EntryNode = session;
+    for (let k = 0; k < found.chain.length; k++) {
+      const step = found.chain[k]!;
+      // The entry the way goes on from: the next step's fork, or the target itself.
+      const through = found.chain[k + 1]?.under ?? found.target;
+      const segs = await this.segmentNodes(session, parent, step.under, vs);
+      const seg = segs.find((n) => (n.kind === 'entry' ? n.entryId : n.facts.firstId) === step.firstId);
+      if (!seg) return undefined;
+      if (seg.kind === 'entry') {
+        parent = seg;
+        continue;
+      }
+      if (seg.shown < step.at + 1) {
+        seg.shown = Math.min(seg.facts.count, Math.ceil((step.at + 1) / RUN_PAGE) * RUN_PAGE);
+        grown(seg);
+      }
+      const rows = await this.runChildren(seg);
+      const entry = rows.find((n): n is EntryNode => n.kind === 'entry' && n.entryId === through);
+      if (!entry) return undefined;
+      parent = entry;
     }
-    const parent: SessionNode | EntryNode = above === null ? session : this.visibleEntryNode(session, vt, above);
-    const seg = segmentsUnder(vt, above).find((s) => (s.kind === 'entry' ? s.id : s.ids[0]) === start)!;
-    const node = this.segmentNode(session, parent, seg, vt);
-    if (node.kind === 'entry') return node;
-    const last = node.ids[node.ids.length - 1];
-    return this.entryNode(session, node, id, id === last && (vt.children.get(id)?.length ?? 0) > 0);
+    return parent.kind === 'entry' ? parent : undefined;
   }
 
-  private segmentNode(session: SessionNode, parent: SessionNode | EntryNode, seg: BranchNode, vt: VisibleTree): RunNode | EntryNode {
-    if (seg.kind === 'entry') return this.entryNode(session, parent, seg.id, (vt.children.get(seg.id)?.length ?? 0) > 0);
-    const id = `${session.file}#run:${seg.ids[0]}`;
+  /** How many entries the session's tree shows under the current query (the search's count). */
+  async matches(model: SessionModel, file: string): Promise<number> {
+    return (await model.searchHit?.(this.query(file)))?.entryMatches ?? 0;
+  }
+
+  private queryKey(file: string): string {
+    const ids = this.host.branchIdsOf?.(file);
+    return `${this.host.filter()}\n${this.host.branchTokensOf(file).join(' ')}\n${ids ? idSetKey(ids) : ''}`;
+  }
+
+  private segmentNode(session: SessionNode, parent: SessionNode | EntryNode, seg: BranchSegment): RunNode | EntryNode {
+    if (seg.kind === 'entry') return this.entryNode(session, parent, seg.id, seg.hasBranches, seg);
+    const facts = { firstId: seg.firstId, lastId: seg.lastId, count: seg.count, title: seg.title, onActivePath: seg.onActivePath };
+    const id = `${session.file}#run:${seg.firstId}`;
     let run = this.nodes.get(id) as RunNode | undefined;
     if (run?.kind === 'run') {
-      run.ids = seg.ids;
+      if (run.facts.lastId !== facts.lastId || run.facts.count !== facts.count) run.loadedFor = '';
+      run.facts = facts;
       run.parent = parent;
       run.session = session;
     } else {
-      run = new RunNode(session, parent, seg.ids);
+      run = new RunNode(session, parent, facts);
       this.nodes.set(id, run);
     }
     return run;
   }
 
-  private entryNode(session: SessionNode, parent: SessionNode | RunNode | EntryNode, entryId: string, hasBranches: boolean): EntryNode {
-    const id = `${session.file}#${entryId}`;
-    let e = this.nodes.get(id) as EntryNode | undefined;
-    if (e?.kind === 'entry') {
-      e.parent = parent;
-      e.hasBranches = hasBranches;
-      e.session = session;
-    } else {
-      e = new EntryNode(session, parent, entryId, hasBranches);
-      this.nodes.set(id, e);
-    }
-    return e;
+  private runEntryNode(run: RunNode, e: RunEntry): EntryNode {
+    return this.entryNode(run.session, run, e.id, e.hasBranches, e);
   }
 
-  private treeKey(tokens: readonly string[], matchIds?: ReadonlySet<string>): string {
-    return `${this.host.filter()}\n${tokens.join(' ')}\n${matchIds ? idSetKey(matchIds) : ''}`;
+  private entryNode(session: SessionNode, parent: SessionNode | RunNode | EntryNode, entryId: string, hasBranches: boolean, e: Pick<RunEntry, 'row' | 'branches' | 'callsTools' | 'role'>): EntryNode {
+    const id = `${session.file}#${entryId}`;
+    const facts = { branches: e.branches, callsTools: e.callsTools, role: e.role };
+    let node = this.nodes.get(id) as EntryNode | undefined;
+    if (node?.kind === 'entry') {
+      node.parent = parent;
+      node.hasBranches = hasBranches;
+      node.session = session;
+      node.row = e.row;
+      node.facts = facts;
+    } else {
+      node = new EntryNode(session, parent, entryId, hasBranches, e.row, facts);
+      this.nodes.set(id, node);
+    }
+    return node;
+  }
+
+  private cachedMore(run: RunNode): MoreNode {
+    const id = `${run.id}#more`;
+    const known = this.nodes.get(id);
+    if (known?.kind === 'more') return known;
+    const more = new MoreNode(run, 0);
+    this.nodes.set(id, more);
+    return more;
   }
 }
 
 const setKeys = new WeakMap<ReadonlySet<string>, string>();
 let nextSetKey = 1;
-/** A key per id set object (a new search makes new sets): memoised trees follow the search. */
+/** A key per id set object (a new search makes new sets): loaded rows follow the search. */
 function idSetKey(ids: ReadonlySet<string>): string {
   let k = setKeys.get(ids);
   if (!k) {
@@ -139,4 +180,15 @@ function idSetKey(ids: ReadonlySet<string>): string {
     setKeys.set(ids, k);
   }
   return k;
+}
+
+const idLists = new WeakMap<ReadonlySet<string>, string[]>();
+/** The ids of a set as the list a query carries (one list per set: a new search makes new sets). */
+function idList(ids: ReadonlySet<string>): string[] {
+  let list = idLists.get(ids);
+  if (!list) {
+    list = [...ids];
+    idLists.set(ids, list);
+  }
+  return list;
 }

@@ -2,6 +2,7 @@
 // extension's exports (the provider, the tree view and the injectable prompts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sessionOpenParams } from '../openParams';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
 import { SearchIndexClient } from '../search/indexClient';
 import { prompts, type Prompts } from '../commands/prompts';
@@ -9,6 +10,7 @@ import { registerViewCommands } from '../commands/viewCommands';
 import { registerWriteCommands } from '../commands/writeCommands';
 import { registerShareCommands } from '../share/shareCommands';
 import { registerCompareCommands } from '../share/compareCommands';
+import { isLoomNode } from '../commands/targets';
 import type { LoomNode } from './nodes';
 import { SessionsTreeProvider } from './sessionsTreeProvider';
 
@@ -16,12 +18,18 @@ export interface SessionsViewApi {
   provider: SessionsTreeProvider;
   treeView: vscode.TreeView<LoomNode>;
   prompts: Prompts;
+  /** The model worker's host the view opens sessions through (tests ask it what the worker holds). */
+  models: ModelHost;
 }
 
 export function registerSessionsView(context: vscode.ExtensionContext, models: ModelHost): SessionsViewApi {
   // One search index per window, in the extension's global storage (a cache: deleting it loses nothing).
   const index = new SearchIndexClient(path.join(context.globalStorageUri.fsPath, 'search'));
-  const provider = new SessionsTreeProvider(index, (file) => models.countMessages(file));
+  const provider = new SessionsTreeProvider(
+    (file, signal) => models.open(sessionOpenParams(file), signal),
+    index,
+    (file) => models.countMessages(file),
+  );
   const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
     treeDataProvider: provider,
     showCollapseAll: true,
@@ -37,6 +45,10 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
     treeView,
     provider.attach(treeView),
     registerViewCommands(provider),
+    // The "Show N more…" row of a long run (not in the palette: it acts on that row).
+    vscode.commands.registerCommand('sessionLoom.showMoreEntries', (node?: unknown) => {
+      if (isLoomNode(node) && node.kind === 'more') provider.showMore(node);
+    }),
     registerWriteCommands(provider),
     registerShareCommands(provider, context.extensionUri),
     registerCompareCommands(provider),
@@ -44,5 +56,5 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
       if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
     }),
   );
-  return { provider, treeView, prompts };
+  return { provider, treeView, prompts, models };
 }

@@ -1,16 +1,16 @@
 // How each node looks: label, description, codicon, tooltip and the multi-flag `contextValue`
 // the menus key on (`session current live writable`, `entry labelled leaf writable`, …).
 import * as vscode from 'vscode';
-import { severityOf } from '../../core/diagnostics';
 import { formatDateTime, formatTimeOfDay } from '../../protocol/dates';
-import { entryPreview, entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, runTitle, type ViewEntry, type VisibleTree } from '../../core/tree/treeView';
+import { entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, type ViewEntry } from '../../core/tree/treeView';
+import type { SessionSummary } from '../../protocol/messages';
+import { shortenPreview } from '../../core/engine/xcsh/branchQueries';
+import { RUN_PAGE } from './branchNodes';
 import type { SessionState } from './catalog';
-import { isRepairable, type SessionDoc } from './documents';
 import { projectLabelParts } from './labels';
-import { messageCountOf } from './messageCounts';
 import { dshMessageCount, type DshRowStats } from './dshStats';
 import { dshStateDescription, dshStateLabel } from '../../core/formats/dsh/stateWords';
-import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
+import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, MoreNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 /** "1 session", "3 sessions" (a project row's description). */
 function sessionCount(n: number): string {
@@ -18,14 +18,14 @@ function sessionCount(n: number): string {
 }
 
 export interface RenderContext {
-  doc: SessionDoc | undefined;
+  /** The session's summary once its model is open (the tooltip's figures, the repairable flag). */
+  summary: SessionSummary | undefined;
   /** A dsh session's figures, once read (its tooltip). */
   dsh?: DshRowStats | undefined;
   now: number;
   messageCount: number | undefined;
   tokens: readonly string[];
   isWorkspaceProject: boolean;
-  visible: VisibleTree | undefined;
   /** The session file is exactly as our own last write left it: recently modified, yet not live. */
   ownWrite?: boolean;
   /** During a search: what matched, shown first in the description of a project or session row. */
@@ -49,6 +49,8 @@ export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem 
       return runItem(node, ctx);
     case 'entry':
       return entryItem(node, ctx);
+    case 'more':
+      return moreItem(node);
     case 'info':
     case 'notice':
       return textItem(node);
@@ -108,7 +110,7 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   if (isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite) flags.push('live');
   if (m.isSubagent) flags.push('subagent');
   if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
-  if (m.state === 'damaged' || (ctx.doc && isRepairable(ctx.doc))) flags.push('repairable');
+  if (m.state === 'damaged' || ctx.summary?.repairable) flags.push('repairable');
   if (inWorkspace(m.file)) flags.push('inWorkspace');
   return flags;
 }
@@ -187,14 +189,15 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
     rows.push(vscode.l10n.t('tokens: {0}', formatCount(d.usage.inputTokens + d.usage.outputTokens + d.usage.cacheReadTokens + d.usage.cacheWriteTokens)));
     rows.push(vscode.l10n.t('diagnostics: {0}', d.diagnostics));
   }
-  if (ctx.doc) {
-    const s = ctx.doc.stats();
+  const s = ctx.summary;
+  if (s) {
+    const t = s.totals;
     if (s.models.length > 0) rows.push(vscode.l10n.t('models: {0}', s.models.map((x) => `\`${x}\``).join(', ')));
-    rows.push(vscode.l10n.t('messages: {0}', messageCountOf(s)));
-    rows.push(vscode.l10n.t('entries: {0}', s.entries));
-    rows.push(vscode.l10n.t('tokens: {0}', formatCount(s.tokens.total || s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite)));
-    rows.push(vscode.l10n.t('cost: ${0}', s.cost.toFixed(4)));
-    rows.push(vscode.l10n.t('diagnostics: {0}', ctx.doc.problems.length));
+    rows.push(vscode.l10n.t('messages: {0}', t.messages));
+    rows.push(vscode.l10n.t('entries: {0}', s.entryCount));
+    rows.push(vscode.l10n.t('tokens: {0}', formatCount(t.tokensTotal || t.tokensIn + t.tokensOut + t.cacheRead + t.cacheWrite)));
+    rows.push(vscode.l10n.t('cost: ${0}', t.cost.toFixed(4)));
+    rows.push(vscode.l10n.t('diagnostics: {0}', s.problemCount ?? 0));
   }
   md.appendMarkdown(rows.join('  \n'));
   item.tooltip = ctx.deferTooltip ? undefined : md;
@@ -208,7 +211,7 @@ function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
   const item = new vscode.TreeItem(vscode.l10n.t('line {0}: {1}', d.line, oneLine(d.message, 100)), None);
   item.id = node.id;
   item.description = d.kind;
-  const sev = severityOf(d.kind);
+  const sev = d.severity;
   item.iconPath = new vscode.ThemeIcon(sev === 'error' ? 'error' : sev === 'warning' ? 'warning' : 'info', new vscode.ThemeColor(sev === 'error' ? 'list.errorForeground' : 'list.warningForeground'));
   item.tooltip = vscode.l10n.t('{0} (line {1})\n{2}', d.kind, d.line, d.message);
   item.contextValue = 'diagnostic';
@@ -223,17 +226,27 @@ function diagnosticItem(node: DiagnosticNode): vscode.TreeItem {
  * sidebar shows.
  */
 function runItem(node: RunNode, ctx: RenderContext): vscode.TreeItem {
-  const doc = ctx.doc;
-  const n = node.ids.length;
+  const n = node.facts.count;
   const count = n === 1 ? vscode.l10n.t('{0} entry', 1) : vscode.l10n.t('{0} entries', n);
-  const title = doc ? runTitle(doc.source, node.ids, 80) : count;
+  const title = node.facts.title;
   const item = new vscode.TreeItem(highlight(title, ctx.tokens), Collapsed);
   item.id = node.id;
-  const onActive = ctx.visible?.activePath.has(node.ids[0]!) ?? false;
+  const onActive = node.facts.onActivePath;
   item.iconPath = new vscode.ThemeIcon('list-unordered', onActive ? new vscode.ThemeColor('charts.blue') : undefined);
-  item.description = doc ? (onActive ? `${count} · ${vscode.l10n.t('current branch')}` : count) : onActive ? vscode.l10n.t('current branch') : undefined;
-  item.tooltip = doc ? `${count}: ${title}` : undefined;
+  item.description = onActive ? `${count} · ${vscode.l10n.t('current branch')}` : count;
+  item.tooltip = `${count}: ${title}`;
   item.contextValue = 'run';
+  return item;
+}
+
+/** "Show 500 more… (of 12,345)": a row like the others, so a click or Enter shows the next page. */
+function moreItem(node: MoreNode): vscode.TreeItem {
+  const next = Math.min(node.remaining, RUN_PAGE);
+  const item = new vscode.TreeItem(node.remaining === next ? vscode.l10n.t('Show {0} more…', formatCount(next)) : vscode.l10n.t('Show {0} more… ({1} not shown)', formatCount(next), formatCount(node.remaining)), None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.contextValue = 'more';
+  item.command = { command: 'sessionLoom.showMoreEntries', title: vscode.l10n.t('Show More Entries'), arguments: [node] };
   return item;
 }
 
@@ -264,54 +277,56 @@ const TYPE_ICONS: Record<string, string> = {
   ttsr_injection: 'law',
 };
 
-export function entryIconId(e: ViewEntry | undefined): string {
-  if (!e) return 'question';
-  const role = roleOf(e);
-  if (role === 'assistant') {
-    const m = e.message as { content?: unknown };
-    if (Array.isArray(m.content) && m.content.some((b) => (b as { type?: unknown })?.type === 'toolCall')) return 'tools';
-  }
+/** The codicon of an entry row: by the message's role, else by the entry's type (`kind`). */
+export function entryIconId(role: string | null, kind: string, callsTools: boolean): string {
+  if (role === 'assistant' && callsTools) return 'tools';
   if (role) return ROLE_ICONS[role] ?? 'comment';
-  return TYPE_ICONS[e.type] ?? 'question';
+  return TYPE_ICONS[kind] ?? 'question';
 }
 
+
+
 function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
-  const e = ctx.doc?.source.entry(node.entryId);
-  const label = ctx.doc?.source.labelOf(node.entryId);
-  const isLeaf = ctx.doc?.source.leafId === node.entryId;
-  const preview = e ? entryPreview(e, 100) : node.entryId;
-  const text = `${label ? `[${label}] ` : ''}${preview}`;
+  const row = node.row;
+  const label = row.label ?? undefined;
+  const isLeaf = row.isDefaultLeaf;
+  const text = `${label ? `[${label}] ` : ''}${shortenPreview(row.text, 100)}`;
   const item = new vscode.TreeItem(highlight(text, ctx.tokens, label ? label.length + 2 : 0), node.hasBranches ? Collapsed : None);
   item.id = node.id;
   const desc: string[] = [];
   if (isLeaf) desc.push(vscode.l10n.t('● leaf'));
-  const kids = node.hasBranches ? (ctx.visible?.children.get(node.entryId)?.length ?? 0) : 0;
+  const kids = node.hasBranches ? node.facts.branches : 0;
   if (kids > 1) desc.push(vscode.l10n.t('{0} branches', kids));
-  const ts = typeof e?.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
+  const ts = row.timestamp !== null ? Date.parse(row.timestamp) : NaN;
   if (Number.isFinite(ts)) desc.push(formatTimeOfDay(ts, vscode.env.language, node.session.meta.created));
   item.description = desc.join(' · ');
-  const onActive = ctx.visible?.activePath.has(node.entryId) ?? false;
-  item.iconPath = new vscode.ThemeIcon(isLeaf ? 'target' : entryIconId(e), isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
+  const onActive = row.onPath;
+  item.iconPath = new vscode.ThemeIcon(isLeaf ? 'target' : entryIconId(node.facts.role, row.kind, node.facts.callsTools), isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
   const flags = ['entry'];
   if (label) flags.push('labelled');
   if (isLeaf) flags.push('leaf');
   if (onActive) flags.push('active');
   if (node.session.meta.state === 'current' || node.session.meta.state === 'needs-migration') flags.push('writable');
   item.contextValue = flags.join(' ');
-  if (e) {
-    const md = new vscode.MarkdownString();
-    const head = [`**${roleOf(e) ?? e.type}**`, `\`${node.entryId}\``];
-    if (label) head.push(vscode.l10n.t('label **{0}**', escapeMd(label)));
-    if (isLeaf) head.push(vscode.l10n.t('default leaf'));
-    md.appendMarkdown(`${head.join(' · ')}\n\n`);
-    if (typeof e.timestamp === 'string') md.appendMarkdown(`${escapeMd(formatDateTime(e.timestamp, vscode.env.language))}\n\n`);
-    const body = entryText(e);
-    md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
-    item.tooltip = md;
-  }
+  // The tooltip shows the entry's text, which stays in the worker until the row is hovered (resolveTreeItem).
+  item.tooltip = undefined;
   // A click shows the context at this entry in the session editor (see sessionItem).
   item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry'), arguments: [node] };
   return item;
+}
+
+/** An entry row's tooltip, from the entry as the session holds it (read when the row is hovered). */
+export function entryTooltip(node: EntryNode, e: ViewEntry): vscode.MarkdownString {
+  const label = node.row.label;
+  const md = new vscode.MarkdownString();
+  const head = [`**${roleOf(e) ?? e.type}**`, `\`${node.entryId}\``];
+  if (label) head.push(vscode.l10n.t('label **{0}**', escapeMd(label)));
+  if (node.row.isDefaultLeaf) head.push(vscode.l10n.t('default leaf'));
+  md.appendMarkdown(`${head.join(' · ')}\n\n`);
+  if (typeof e.timestamp === 'string') md.appendMarkdown(`${escapeMd(formatDateTime(e.timestamp, vscode.env.language))}\n\n`);
+  const body = entryText(e);
+  md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
+  return md;
 }
 
 /** A plain message row (an info line under a session, or a notice such as "no matches"). */

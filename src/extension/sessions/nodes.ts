@@ -1,7 +1,8 @@
 // The node classes of the Sessions tree, one per level. Nodes are created once per id and reused
 // (the provider caches them), so `onDidChangeTreeData.fire(node)` and `reveal(node)` always name
 // the object VS Code already knows, and expanded rows stay expanded across refreshes.
-import type { Diagnostic } from '../../core/diagnostics';
+import type { EntryFacts } from '../../core/engine/model';
+import type { DiagnosticView, TreeRow } from '../../protocol/messages';
 import type { ProjectInfo, SessionMeta } from './catalog';
 
 export class ProjectNode {
@@ -31,7 +32,7 @@ export class DiagnosticNode {
   readonly kind = 'diagnostic';
   constructor(
     public parent: SessionNode,
-    public diagnostic: Diagnostic,
+    public diagnostic: DiagnosticView,
     readonly index: number,
   ) {}
   get id(): string {
@@ -39,16 +40,31 @@ export class DiagnosticNode {
   }
 }
 
-/** A collapsed linear chain of entries ("N entries: first user text …"). */
+/** What a run row shows: the model's run segment (a run may hold a million entries: never their ids). */
+export interface RunFacts {
+  firstId: string;
+  lastId: string;
+  count: number;
+  /** Its first user prompt (else its first entry), shortened. */
+  title: string;
+  onActivePath: boolean;
+}
+
+/** A collapsed linear chain of entries ("N entries: first user text …"); its entries come in pages. */
 export class RunNode {
   readonly kind = 'run';
+  /** How many of its entries the row shows (pages of RUN_PAGE; "Show more" adds one). */
+  shown = 0;
+  /** The entry rows read so far, for `loadedFor` (the session's stamp and query). */
+  loaded: EntryNode[] = [];
+  loadedFor = '';
   constructor(
     public session: SessionNode,
     public parent: SessionNode | EntryNode,
-    public ids: string[],
+    public facts: RunFacts,
   ) {}
   get id(): string {
-    return `${this.session.file}#run:${this.ids[0]}`;
+    return `${this.session.file}#run:${this.facts.firstId}`;
   }
 }
 
@@ -60,9 +76,25 @@ export class EntryNode {
     readonly entryId: string,
     /** The entry ends its segment and has visible children (the branches after a fork). */
     public hasBranches: boolean,
+    /** Its row as the model gave it (text, label, time, leaf and path flags), and the icon's facts. */
+    public row: TreeRow,
+    public facts: EntryFacts,
   ) {}
   get id(): string {
     return `${this.session.file}#${this.entryId}`;
+  }
+}
+
+/** The last row of a run shown in part: "Show N more…", which shows the next page. */
+export class MoreNode {
+  readonly kind = 'more';
+  constructor(
+    public parent: RunNode,
+    /** How many entries the run holds beyond those shown. */
+    public remaining: number,
+  ) {}
+  get id(): string {
+    return `${this.parent.id}#more`;
   }
 }
 
@@ -91,4 +123,4 @@ export class NoticeNode {
   }
 }
 
-export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | InfoNode | NoticeNode;
+export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | MoreNode | InfoNode | NoticeNode;

@@ -3,36 +3,39 @@
 // cancellable notification) and answers the query — which sessions match, ranked, with their
 // counts — and the first MAX_KEPT matching sessions are loaded to open on their matching entries
 // (the entries the index found narrow their branch trees). Without the index (another window
-// owns it, the worker failed), every session is read one after the other as before, with the
-// old AND-ed substring matching (src/core/discovery/sessionSearch.ts). Stopping keeps what was
-// found so far. The documents cache has no bound, so what the search loaded only to look at is
-// released again: beyond the first MAX_KEPT results, and for the rest when the search is cleared.
+// owns it, the worker failed), every session is opened in the model worker one after the other,
+// which counts its entries matching the old AND-ed substring search (src/core/discovery/
+// sessionSearch.ts). Stopping keeps what was found so far. What the search opened only to look at
+// is released again: beyond the first MAX_KEPT results at once, and the rest when the search is
+// cleared (they join the view's few idle sessions, see sessionModels.ts).
 import * as vscode from 'vscode';
 import {
   branchTokens,
   isSearchMatch,
   scanOrder,
-  searchSession,
   sessionShown,
   titleMatches,
   type SessionSearchHit,
   type SearchStatus,
 } from '../../core/discovery/sessionSearch';
 import { parseSearchQuery } from '../../core/search/queryLanguage';
-import { computeVisibleTree, tokenizeSearch, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
+import type { SessionModel } from '../../core/engine/model';
+import { tokenizeSearch, type TreeFilterMode } from '../../core/tree/treeView';
 import type { SearchIndexClient } from '../search/indexClient';
 import type { SessionMeta } from './catalog';
 import { prompts } from '../commands/prompts';
-import type { SessionDocuments } from './documents';
+import type { SessionModels } from './sessionModels';
 
-/** Matching sessions whose documents a search keeps loaded (and so shows expanded). */
+/** Matching sessions a search keeps open (and so shows expanded). */
 const MAX_KEPT = 30;
 /** How often the view is redrawn while results come in. */
 const REDRAW_MS = 250;
 
 /** What the search needs from the view. */
 export interface SearchHost {
-  readonly docs: SessionDocuments;
+  readonly models: SessionModels;
+  /** How many entries a session's tree shows under the current filter and search (its branch query). */
+  matches(model: SessionModel, file: string): Promise<number>;
   filter(): TreeFilterMode;
   readonly viewId: string;
   /** The sessions listed in the view, in display order (listing the roots first if needed). */
@@ -41,11 +44,6 @@ export interface SearchHost {
   readonly index?: SearchIndexClient | undefined;
   /** The sessions roots of the listing. */
   roots(): readonly string[];
-  /** Keeps the visible tree a search computed, so showing the result does not compute it again. */
-  rememberTree(file: string, stamp: string, tokens: readonly string[], tree: VisibleTree, matchIds?: ReadonlySet<string>): void;
-  forgetTree(file: string): void;
-  /** The user expanded this session's row outside a search (its document is worth keeping). */
-  isUserExpanded(file: string): boolean;
   /** Results or status changed: redraw the view and its description. */
   redraw(): void;
 }
@@ -68,7 +66,7 @@ export class SessionSearch implements vscode.Disposable {
   private indexOpened = false;
   private gen = 0;
   private cancel: vscode.CancellationTokenSource | undefined;
-  /** Files this search loaded (they were not in the cache before) and kept as results. */
+  /** Files this search opened (they were not open before) and keeps as results. */
   private readonly kept = new Set<string>();
   private redrawTimer: NodeJS.Timeout | undefined;
   private lastRedraw = 0;
@@ -226,20 +224,20 @@ export class SessionSearch implements vscode.Disposable {
     }
   }
 
-  /** Loads a matching session and keeps its narrowed tree; its count becomes what its tree shows. */
+  /** Opens a matching session and keeps it; its count becomes what its narrowed tree shows. */
   private async keepMatched(file: string, ids: ReadonlySet<string>, gen: number): Promise<void> {
-    const known = this.host.docs.isKnown(file);
+    const known = this.host.models.isKnown(file);
     try {
-      const doc = await this.host.docs.get(file);
+      const { model } = await this.host.models.get(file);
       if (gen !== this.gen) {
         if (!known && !this.kept.has(file)) this.release(file);
         return;
       }
-      if (!known) this.kept.add(file);
-      const tree = computeVisibleTree(doc.source, { filter: this.host.filter(), tokens: this.tokens, matchIds: ids });
-      this.host.rememberTree(file, doc.stamp, this.tokens, tree, ids);
+      this.keep(file, known);
+      // (branchIdsOf answers these ids now: the count is that of the tree the row opens on.)
+      const shown = this.ids.get(file) === ids ? await this.host.matches(model, file) : 0;
       const hit = this.hits.get(file);
-      if (hit && tree.parent.size > 0) hit.entryMatches = tree.parent.size;
+      if (hit && shown > 0 && gen === this.gen) hit.entryMatches = shown;
       this.scheduleRedraw();
     } catch {
       // Unreadable right now: the index's count stays.
@@ -335,7 +333,7 @@ export class SessionSearch implements vscode.Disposable {
   /** Looks at one session; true when it matches. */
   private async searchOne(meta: SessionMeta, gen: number): Promise<boolean> {
     const file = meta.file;
-    const known = this.host.docs.isKnown(file);
+    const known = this.host.models.isKnown(file);
     if (meta.format === 'dsh') {
       // dsh logs have no branch tree in this view: they match by their title and first prompt.
       const hit = { entryMatches: 0, titleMatch: titleMatches(meta, this.tokens) };
@@ -343,20 +341,23 @@ export class SessionSearch implements vscode.Disposable {
       return hit.titleMatch;
     }
     try {
-      const doc = await this.host.docs.get(file);
+      const { model } = await this.host.models.get(file);
       if (gen !== this.gen) {
         if (!known && !this.kept.has(file)) this.release(file);
         return false;
       }
-      const { hit, tree } = searchSession(doc.source, meta, this.host.filter(), this.tokens);
+      // The entries the filter shows and the tokens match (the hit is not set yet: branchTokensOf gives the tokens).
+      this.hits.delete(file);
+      const entryMatches = await this.host.matches(model, file);
+      if (gen !== this.gen) {
+        if (!known && !this.kept.has(file)) this.release(file);
+        return false;
+      }
+      const hit = { entryMatches, titleMatch: titleMatches(meta, this.tokens) };
       this.hits.set(file, hit);
       const match = isSearchMatch(hit);
-      if (match && (known || this.kept.size < MAX_KEPT)) {
-        if (!known) this.kept.add(file);
-        if (hit.entryMatches > 0) this.host.rememberTree(file, doc.stamp, this.tokens, tree);
-      } else if (!known) {
-        this.release(file);
-      }
+      if (match && (known || this.kept.size < MAX_KEPT)) this.keep(file, known);
+      else if (!known) this.release(file);
       return match;
     } catch {
       // Unreadable right now: it can still match by the title its listing read.
@@ -367,14 +368,20 @@ export class SessionSearch implements vscode.Disposable {
     }
   }
 
-  private release(file: string): void {
-    this.host.docs.release(file);
-    this.host.forgetTree(file);
+  /** Keeps a result open while the search shows it (one it opened itself is let go when the search ends). */
+  private keep(file: string, known: boolean): void {
+    if (known) return;
+    this.kept.add(file);
+    this.host.models.hold(file, 'search');
   }
 
-  /** Releases the documents a finished search kept, except sessions the user has open in the view. */
+  private release(file: string): void {
+    this.host.models.release(file);
+  }
+
+  /** Lets go of the sessions a finished search opened: they join the view's few idle ones (an expanded row holds its own). */
   private releaseKept(): void {
-    for (const file of this.kept) if (!this.host.isUserExpanded(file)) this.release(file);
+    for (const file of this.kept) this.host.models.unhold(file, 'search');
     this.kept.clear();
   }
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { matchSummary, searchEmptyText, searchStatusText } from '../../core/discovery/sessionSearch';
 import { treeFilterTitle, type TreeFilterMode } from '../../core/tree/treeView';
-import type { SessionDocuments } from './documents';
+import type { SessionModels } from './sessionModels';
 import { NoticeNode, type LoomNode, type ProjectNode } from './nodes';
 import type { SessionSearch } from './search';
 
@@ -16,7 +16,7 @@ export class SearchMode {
 
   constructor(
     private readonly search: SessionSearch,
-    private readonly docs: SessionDocuments,
+    private readonly models: SessionModels,
   ) {}
 
   /** The projects with matching sessions, or one row saying why none. */
@@ -35,7 +35,7 @@ export class SearchMode {
 
   /**
    * Whether a row is created expanded during a search: the path to the matching entries of the
-   * sessions whose documents the search kept.
+   * sessions the search keeps open.
    */
   startsExpanded(node: LoomNode, file: string | undefined): boolean {
     switch (node.kind) {
@@ -43,7 +43,7 @@ export class SearchMode {
         return true;
       case 'session':
         return (
-          ((this.search.hitOf(node.file)?.entryMatches ?? 0) > 0 && this.docs.peek(node.file) !== undefined) ||
+          ((this.search.hitOf(node.file)?.entryMatches ?? 0) > 0 && this.models.peek(node.file) !== undefined) ||
           node.meta.subagents.some((m) => this.search.shows(m))
         );
       case 'run':

@@ -7,19 +7,19 @@
 // rows the user expanded, expansionMemory.ts; file watching and liveness, sessionsWatcher.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatRelativeTime, isLive, nearestVisible, treeFilterTitle, type TreeFilterMode, type VisibleTree } from '../../core/tree/treeView';
+import { formatRelativeTime, isLive, treeFilterTitle, type TreeFilterMode, type ViewEntry } from '../../core/tree/treeView';
 import { BranchNodes } from './branchNodes';
 import { listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
-import { isRepairable, SessionDocuments, type SessionDoc } from './documents';
+import { CancelledError, SessionModels, type OpenModel, type ViewSession } from './sessionModels';
 import { isOwnWrite } from '../commands/guardedWrite';
 import { ExpansionMemory } from './expansionMemory';
-import { renderItem } from './items';
-import { DiagnosticNode, InfoNode, type EntryNode, type LoomNode, type NoticeNode, type ProjectNode, type SessionNode } from './nodes';
+import { entryTooltip, renderItem } from './items';
+import { DiagnosticNode, InfoNode, type EntryNode, type LoomNode, type MoreNode, type NoticeNode, type ProjectNode, type RunNode, type SessionNode } from './nodes';
 import { ProjectListing } from './projectListing';
 import { SessionSearch } from './search';
 import type { SearchIndexClient } from '../search/indexClient';
 import { SearchMode } from './searchMode';
-import { COUNT_READ_LIMIT, messageCountOf, MessageCounts } from './messageCounts';
+import { COUNT_READ_LIMIT, MessageCounts } from './messageCounts';
 import { dshMessageCount, DshStatsCache } from './dshStats';
 import { RowClock } from './rowClock';
 import { SessionsWatcher } from './sessionsWatcher';
@@ -31,7 +31,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   private readonly changed = new vscode.EventEmitter<LoomNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  readonly docs = new SessionDocuments();
+  /** The sessions the view has opened in the model worker (their rows, tooltips and search counts). */
+  readonly models: SessionModels;
 
   treeView: vscode.TreeView<LoomNode> | undefined;
   filter: TreeFilterMode = 'default';
@@ -60,30 +61,29 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
    * `index`: the search index's client (absent: searches scan every file). `countMessages`: how a
    * row's message count is read (the extension reads it in the model worker; default in-process).
    */
-  constructor(readonly index?: SearchIndexClient, countMessages?: (file: string) => Promise<number>) {
+  constructor(openModel: OpenModel, readonly index?: SearchIndexClient, countMessages?: (file: string) => Promise<number>) {
+    this.models = new SessionModels(openModel);
     this.counts = new MessageCounts(countMessages);
     this.branches = new BranchNodes({
-      docs: this.docs,
+      models: this.models,
       filter: () => this.filter,
       branchTokensOf: (file) => this.search.branchTokensOf(file),
       branchIdsOf: (file) => this.search.branchIdsOf(file),
     });
     this.search = new SessionSearch({
-      docs: this.docs,
+      models: this.models,
+      matches: (model, file) => this.branches.matches(model, file),
       index,
       roots: () => this.listing.roots,
       filter: () => this.filter,
       viewId: SessionsTreeProvider.viewId,
       sessions: async () => (await this.listing.scan()).flatMap((p) => p.info.sessions),
-      rememberTree: (file, stamp, tokens, tree, ids) => this.branches.rememberTree(file, stamp, tokens, tree, ids),
-      forgetTree: (file) => this.branches.forgetTree(file),
-      isUserExpanded: (file) => this.expanded.has(file),
       redraw: () => {
         this.updateDescription();
         this.changed.fire(undefined);
       },
     });
-    this.searchMode = new SearchMode(this.search, this.docs);
+    this.searchMode = new SearchMode(this.search, this.models);
     this.clock = new RowClock(
       (s, now) => `${isLive(s.meta.modifiedMs, now)} ${formatRelativeTime(s.meta.modifiedMs, now, vscode.l10n.t)}`,
       (s) => this.changed.fire(s),
@@ -93,10 +93,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   /** Connects the provider to its view: remembers which rows the user expands. */
   attach(treeView: vscode.TreeView<LoomNode>): vscode.Disposable {
     this.treeView = treeView;
-    return this.expanded.track(treeView, () => this.search.active);
+    return vscode.Disposable.from(
+      this.expanded.track(treeView, () => this.search.active),
+      // A collapsed session is no longer shown: its load is cancelled, its model joins the idle ones.
+      treeView.onDidCollapseElement((e) => {
+        if (e.element.kind === 'session') this.models.unhold(e.element.file, 'expanded');
+      }),
+    );
   }
 
   dispose(): void {
+    this.models.dispose();
     this.search.dispose();
     this.clock.dispose();
     this.watcher.dispose();
@@ -148,8 +155,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   /** Forgets everything and lists the roots again (and searches them again). */
   refresh(): void {
     this.listing.invalidate();
-    this.docs.clear();
-    this.branches.forgetAllTrees();
+    this.models.clear();
     this.counts.clear();
     this.dshStats.clear();
     if (this.search.active) void this.search.rescan();
@@ -171,9 +177,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       case 'session':
         return this.sessionChildren(node);
       case 'run':
-        return this.branches.runChildren(node);
+        return this.branches.runChildren(node).catch(() => []);
       case 'entry':
-        return node.hasBranches ? this.branches.segmentNodes(node.session, node, node.entryId) : [];
+        return node.hasBranches ? this.branches.segmentNodes(node.session, node, node.entryId).catch(() => []) : [];
       default:
         return [];
     }
@@ -190,20 +196,38 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     return node.kind === 'project' || node.kind === 'notice' ? undefined : node.parent;
   }
 
+  /** "Show N more…" was chosen: the run shows its next page. */
+  showMore(node: MoreNode): void {
+    this.branches.showMore(node.parent);
+    this.changed.fire(node.parent);
+  }
+
+  /** Every entry id of a run, in order (Copy Ids), read from the model in pages. */
+  async runEntryIds(run: RunNode): Promise<string[]> {
+    const { model } = await this.models.get(run.session.file);
+    const q = this.branches.query(run.session.file);
+    const ids: string[] = [];
+    while (ids.length < run.facts.count) {
+      const page = (await model.runEntries?.(q, run.facts.firstId, ids.length, 5000)) ?? [];
+      if (page.length === 0) break;
+      for (const e of page) ids.push(e.id);
+    }
+    return ids;
+  }
+
   getTreeItem(node: LoomNode): vscode.TreeItem {
     const file = node.kind === 'project' || node.kind === 'notice' ? undefined : node.kind === 'session' ? node.file : sessionOf(node).file;
-    const doc = file === undefined ? undefined : this.docs.peek(file);
+    const summary = node.kind === 'session' ? this.models.peek(node.file)?.summary : undefined;
     const now = Date.now();
     if (node.kind === 'session') this.clock.drawn(node, now);
     const item = renderItem(node, {
-      doc,
+      summary,
       now,
       messageCount: node.kind === 'session' ? this.messageCount(node) : undefined,
       tokens: file === undefined ? this.search.tokens : node.kind === 'session' ? this.search.tokens : this.search.branchTokensOf(file),
       isWorkspaceProject: node.kind === 'project' && this.listing.isWorkspaceProject(node),
-      visible: doc ? this.branches.lastVisibleTree(doc.file) : undefined,
       ownWrite: node.kind === 'session' && isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs),
-      deferTooltip: node.kind === 'session' && !doc,
+      deferTooltip: node.kind === 'session' && !summary,
       searchNote: this.searchMode.note(node),
     });
     if (node.kind === 'session' && item.contextValue) this.contexts.set(node.file, item.contextValue);
@@ -224,18 +248,27 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   }
 
   async resolveTreeItem(item: vscode.TreeItem, node: LoomNode): Promise<vscode.TreeItem> {
+    if (node.kind === 'entry' && item.tooltip === undefined) {
+      // The entry's text is read from the worker only for the row hovered.
+      const e = await this.models
+        .get(node.session.file)
+        .then((vs) => vs.model.rawEntry?.(node.entryId))
+        .catch(() => undefined);
+      if (e && typeof e === 'object') item.tooltip = entryTooltip(node, e as ViewEntry);
+      return item;
+    }
     if (node.kind !== 'session' || item.tooltip !== undefined) return item;
     const ownWrite = isOwnWrite(node.file, node.meta.size, node.meta.modifiedMs);
     if (node.meta.format === 'dsh') {
       const dsh = await this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).catch(() => undefined);
-      return renderItem(node, { doc: undefined, dsh, now: Date.now(), messageCount: dsh ? dshMessageCount(dsh) : undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      return renderItem(node, { summary: undefined, dsh, now: Date.now(), messageCount: dsh ? dshMessageCount(dsh) : undefined, tokens: this.search.tokens, isWorkspaceProject: false, ownWrite });
     }
     try {
-      const doc = await this.docs.get(node.file);
-      return renderItem(node, { doc, now: Date.now(), messageCount: messageCountOf(doc.stats()), tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      const { summary } = await this.models.get(node.file);
+      return renderItem(node, { summary, now: Date.now(), messageCount: summary.totals.messages, tokens: this.search.tokens, isWorkspaceProject: false, ownWrite });
     } catch {
       // Unreadable right now: the tooltip from the file's metadata alone.
-      return renderItem(node, { doc: undefined, now: Date.now(), messageCount: undefined, tokens: this.search.tokens, isWorkspaceProject: false, visible: undefined, ownWrite });
+      return renderItem(node, { summary: undefined, now: Date.now(), messageCount: undefined, tokens: this.search.tokens, isWorkspaceProject: false, ownWrite });
     }
   }
 
@@ -255,25 +288,37 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     // Shown only for a matching subagent session: its own entries do not match, so stay unread.
     if (this.searchMode.hidesEntriesOf(session.file)) return out;
     await this.search.ensureIds(session.file);
-    let doc: SessionDoc;
+    let vs: ViewSession;
+    let branch: LoomNode[];
     try {
-      doc = await this.docs.get(session.file);
+      const loading = this.models.get(session.file);
+      // Asked for its rows, the row is expanded: kept open until it is collapsed. (A search's rows
+      // live under ids of their own and are never collapsed: the search holds what it shows.)
+      if (!this.search.active) this.models.hold(session.file, 'expanded');
+      vs = await loading;
+      branch = await this.branches.segmentNodes(session, session, null, vs);
     } catch (err) {
+      if (err instanceof CancelledError) {
+        // Collapsed while loading: VS Code asks again when the row is expanded again.
+        setTimeout(() => this.changed.fire(session), 0);
+        return out;
+      }
       return [...out, this.branches.cached(new InfoNode(session, vscode.l10n.t('Cannot read the file: {0}', err instanceof Error ? err.message : String(err)), 'error'))];
     }
-    this.noteLoaded(session, doc);
-    doc.problems.slice(0, MAX_DIAGNOSTIC_ROWS).forEach((d, i) => {
+    this.noteLoaded(session, vs);
+    const problems = vs.summary.problems ?? [];
+    const problemCount = vs.summary.problemCount ?? 0;
+    problems.slice(0, MAX_DIAGNOSTIC_ROWS).forEach((d, i) => {
       const n = this.branches.cached(new DiagnosticNode(session, d, i));
       n.diagnostic = d;
       out.push(n);
     });
-    if (doc.problems.length > MAX_DIAGNOSTIC_ROWS) {
-      const more = doc.problems.length - MAX_DIAGNOSTIC_ROWS;
+    if (problemCount > MAX_DIAGNOSTIC_ROWS) {
+      const more = problemCount - MAX_DIAGNOSTIC_ROWS;
       const text = more === 1 ? vscode.l10n.t('{0} more problem: open the raw JSONL', 1) : vscode.l10n.t('{0} more problems: open the raw JSONL', more);
       out.push(this.branches.cached(new InfoNode(session, text, 'warning')));
     }
-    const branch = this.branches.segmentNodes(session, session, null);
-    if (branch.length === 0 && doc.loaded.entries.length > 0) {
+    if (branch.length === 0 && vs.summary.entryCount > 0) {
       const text = this.search.branchTokensOf(session.file).length
         ? vscode.l10n.t('No entries match ({0}, “{1}”)', treeFilterTitle(this.filter, vscode.l10n.t), this.query)
         : vscode.l10n.t('No entries match ({0})', treeFilterTitle(this.filter, vscode.l10n.t));
@@ -285,16 +330,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   }
 
   /** After a load, a row whose context flags changed (repairable, damaged…) is re-drawn once. */
-  private noteLoaded(session: SessionNode, doc: SessionDoc): void {
+  private noteLoaded(session: SessionNode, vs: ViewSession): void {
     const before = this.contexts.get(session.file);
-    if (before !== undefined && before.includes('repairable') !== isRepairable(doc)) {
+    if (before !== undefined && before.includes('repairable') !== (vs.summary.repairable ?? false)) {
       setTimeout(() => this.changed.fire(session), 0);
     }
-  }
-
-  /** The visible tree of a loaded session under the current filter and search (memoised). */
-  visibleTree(file: string, loaded?: SessionDoc): VisibleTree | undefined {
-    return this.branches.visibleTree(file, loaded);
   }
 
   /** The row's message count: the loaded session's, else a background read's (see messageCounts.ts). */
@@ -305,8 +345,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       if (node.meta.size <= COUNT_READ_LIMIT) void this.dshStats.get(node.meta.store?.path ?? node.file, node.meta.store?.session).then(() => this.changed.fire(node), () => undefined);
       return undefined;
     }
-    const doc = this.docs.peek(node.file);
-    if (doc) return messageCountOf(doc.stats());
+    const loaded = this.models.peek(node.file);
+    if (loaded) return loaded.summary.totals.messages;
     return this.counts.get(node.file, node.meta.size, node.meta.modifiedMs, () => this.changed.fire(node));
   }
 
@@ -325,10 +365,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     const session = await this.findSession(file);
     if (!session) return undefined;
     if (!this.search.shows(session.meta) || this.searchMode.hidesEntriesOf(session.file)) return undefined;
-    const doc = await this.docs.get(session.file);
-    const vt = this.branches.visibleTree(session.file, doc)!;
-    const target = nearestVisible(vt, doc.source, entryId);
-    return target === undefined ? undefined : this.branches.visibleEntryNode(session, vt, target);
+    const vs = await this.models.get(session.file);
+    // A run that must show more pages to hold the entry is asked for its rows again.
+    return this.branches.revealNode(session, vs, entryId, (run) => this.changed.fire(run));
   }
 
   // ---------- changes on disk ----------
@@ -346,8 +385,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     const searchAgain: SessionMeta[] = [];
     let rescan = false;
     for (const file of files) {
-      this.docs.invalidate(file);
-      this.branches.forgetTree(file);
+      this.models.invalidate(file);
       const session = this.listing.knownSession(file);
       if (session) {
         const meta = await readSessionMeta(file, session.meta.root, session.meta.projectDir, session.meta.isSubagent);
@@ -394,5 +432,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 }
 
 function sessionOf(node: Exclude<LoomNode, ProjectNode | SessionNode | NoticeNode>): SessionNode {
+  if (node.kind === 'more') return node.parent.session;
   return node.kind === 'diagnostic' || node.kind === 'info' ? node.parent : node.session;
 }

@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
   await import('./editorTreeLayout.test.js');
   await import('./viewMenus.test.js');
   await import('./viewNumbers.test.js');
+  await import('./sessionsBig.test.js');
   await import('./polish.test.js');
   await import('./searchHistory.test.js');
   await import('./dsh.test.js');

@@ -180,13 +180,13 @@ describe('first-hour polish (issue 14.8)', function () {
     await screenshot('polish-run-menu');
     await sleep(400);
     await click('.context-view .monaco-menu .action-item:has-text("Copy Ids")');
-    await until(async () => (await vscode.env.clipboard.readText()) === run.ids.join('\n'), 'the run ids on the clipboard');
+    await until(async () => (await vscode.env.clipboard.readText()) === (await provider().runEntryIds(run)).join('\n'), 'the run ids on the clipboard');
     await click(row, { button: 'right' });
     // A monaco menu ignores a click that comes right after it opened (a mouse-up of the right
     // click): let it settle first.
     await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
     await sleep(400);
     await click('.context-view .monaco-menu .action-item:has-text("Preview Context at End of Run")');
-    await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="${run.ids.at(-1)}"]`, { timeoutMs: 30_000 });
+    await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="${run.facts.lastId}"]`, { timeoutMs: 30_000 });
   });
 });

@@ -616,7 +616,7 @@ describe('sessions view', function () {
     } else {
       await tv.reveal(runA, { expand: true, select: false, focus: false });
     }
-    assert.equal(provider().docs.peek(b), undefined, 'B was not read before the search');
+    assert.equal(provider().models.peek(b), undefined, 'B was not read before the search');
 
     // A word only B's entries hold: B and its entry show, expanded; everything else is hidden.
     await vscode.commands.executeCommand('sessionLoom.search', 'ZANZIBARITE');

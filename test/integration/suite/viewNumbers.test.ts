@@ -30,13 +30,13 @@ describe('Sessions view: numbers that hold and times that move on (issue 14.5)',
     provider().refresh();
     const session = (await provider().findSession(file)) as SessionNode;
     assert.ok(session);
-    assert.equal(provider().docs.peek(file), undefined, 'not read yet');
+    assert.equal(provider().models.peek(file), undefined, 'not read yet');
     description(session); // asks for the count
     await until(() => /\d+ msgs?\b/.test(description(session)), () => `a count in "${description(session)}"`, 30_000);
     const before = /(\d+) msgs?\b/.exec(description(session))![1];
-    assert.equal(provider().docs.peek(file), undefined, 'counting did not keep the session loaded');
+    assert.equal(provider().models.peek(file), undefined, 'counting did not keep the session loaded');
     await provider().getChildren(session); // the user expands it: now it is read
-    assert.ok(provider().docs.peek(file), 'read now');
+    assert.ok(provider().models.peek(file), 'read now');
     const after = /(\d+) msgs?\b/.exec(description(session))?.[1];
     assert.equal(after, before, 'the count did not change once the session was read');
     assert.equal(before, '143');

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SessionFormat } from '../../formats/detect';
 import type { ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
-import type { ImageResult, RefreshOutcome, SessionModel, TreeParams, TreeResult } from '../model';
+import type { BranchQuery, BranchSegment, ImageResult, RefreshOutcome, RevealStep, RunEntry, SessionModel, TreeParams, TreeResult } from '../model';
 import { CancelledError, RpcClient } from '../rpc';
 import type { ModelMethod, OpenParams, Opened } from './modelRegistry';
 import type { TailPeek } from '../xcsh/tailPeek';
@@ -106,6 +106,15 @@ export class ModelHost {
   /** Starts the worker before its first call: loading its bundle is then off the first open's path. */
   warm(): void {
     this.#connect();
+  }
+
+  /**
+   * The sessions the worker holds (loaded or loading) and how many opens share each; none when no
+   * worker runs. For tests: a load nobody waits for any more is no longer held.
+   */
+  async held(): Promise<{ path: string; refs: number }[]> {
+    const conn = this.#conn;
+    return conn ? this.track(conn, 'held', {}) : [];
   }
 
   /** @internal the connection a model's call goes through, and whether it is still the model's. */
@@ -210,6 +219,19 @@ class RemoteSessionModel implements SessionModel {
   }
   rawEntry(entryId: string): Promise<unknown> {
     return this.#call('rawEntry', entryId);
+  }
+  // The branch queries of an xcsh model (a dsh model has none: the worker answers null).
+  segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    return this.#call('segments', q, under);
+  }
+  runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    return this.#call('runEntries', q, firstId, start, count);
+  }
+  revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    return this.#call('revealPath', q, entryId);
+  }
+  searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    return this.#call('searchHit', q);
   }
   async refresh(): Promise<RefreshOutcome> {
     const r = await this.#call<RefreshOutcome>('refresh');

@@ -28,7 +28,24 @@ export interface Opened {
 }
 
 /** What the host may call on an opened model: the SessionModel's questions, nothing else. */
-export const MODEL_METHODS = ['summary', 'has', 'defaultLeaf', 'tree', 'context', 'messages', 'cutEntries', 'locate', 'image', 'refresh', 'rawEntry'] as const;
+export const MODEL_METHODS = [
+  'summary',
+  'has',
+  'defaultLeaf',
+  'tree',
+  'context',
+  'messages',
+  'cutEntries',
+  'locate',
+  'image',
+  'refresh',
+  'rawEntry',
+  // the Sessions view's branch tree
+  'segments',
+  'runEntries',
+  'revealPath',
+  'searchHit',
+] as const;
 export type ModelMethod = (typeof MODEL_METHODS)[number];
 
 export interface CallParams {
@@ -60,6 +77,11 @@ export class ModelRegistry {
   /** How many sessions are held (loaded or loading). */
   get size(): number {
     return this.#byHandle.size;
+  }
+
+  /** The paths of the sessions held (loaded or loading), with how many opens share each: what a test asks to see a load cancelled. */
+  held(): { path: string; refs: number }[] {
+    return [...this.#byHandle.values()].map((s) => ({ path: (JSON.parse(s.key) as [string])[0], refs: s.refs }));
   }
 
   async open(p: OpenParams, signal?: AbortSignal): Promise<Opened> {

@@ -9,13 +9,28 @@ import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ForestSource,
 export interface BranchQuery {
   filter: TreeFilterMode;
   search: string;
+  /**
+   * The entries a search index matched: they are what the search shows instead of the entries
+   * matching `search` (whose tokens are then not used, so the lazy model need not scan bodies).
+   */
+  ids?: string[];
+}
+
+/** What the Sessions view's entry row shows beyond the TreeRow: its branch count and tool-call icon. */
+export interface EntryFacts {
+  /** How many visible children the entry has (a fork shows "N branches"). */
+  branches: number;
+  /** An assistant message that calls tools (the row's icon says so). */
+  callsTools: boolean;
+  /** The message's role (null for an entry that is no message: its `row.kind` is then its type). */
+  role: string | null;
 }
 
 export type BranchSegment =
-  | { kind: 'entry'; id: string; hasBranches: boolean; row: TreeRow }
+  | ({ kind: 'entry'; id: string; hasBranches: boolean; row: TreeRow } & EntryFacts)
   | { kind: 'run'; firstId: string; lastId: string; count: number; title: string; onActivePath: boolean };
 
-export interface RunEntry {
+export interface RunEntry extends EntryFacts {
   id: string;
   /** The run's last entry when the branch forks there (its children are the next segments). */
   hasBranches: boolean;
@@ -27,6 +42,25 @@ export interface RevealStep {
   under: string | null;
   kind: 'entry' | 'run';
   firstId: string;
+  /** Where in the segment the way goes on (0 for an entry): the view pages a run up to there. */
+  at: number;
+}
+
+/** The rows' preview length (entryPreview(e, ROW_PREVIEW_MAX)); a view wanting fewer characters cuts it with `shortenPreview`. */
+export const ROW_PREVIEW_MAX = 140;
+
+/**
+ * A row's preview cut to `max` (≤ ROW_PREVIEW_MAX) characters: exactly entryPreview(e, max), since
+ * both cut the same one-line text (the Sessions view shows 100, the editor's tree 140).
+ */
+export function shortenPreview(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function callsTools(e: ViewEntry): boolean {
+  if (roleOf(e) !== 'assistant') return false;
+  const content = (e.message as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'toolCall');
 }
 
 /** What the queries read besides the forest: ids, the user flag, bodies of the few entries shown. */
@@ -46,32 +80,37 @@ export class BranchQueries {
 
   /** The visible forest of a query, ordered by the default leaf (as computeVisibleTree). Memoised per query. */
   forest(q: BranchQuery, prepare?: () => void): VisibleForest {
-    const tokens = tokenizeSearch(q.search);
-    const key = `${q.filter}\0${tokens.join(' ')}`;
+    // With the index's ids the tokens select nothing (visibleForest), so they are not part of the key.
+    const tokens = q.ids ? [] : tokenizeSearch(q.search);
+    const key = `${q.filter}\0${tokens.join(' ')}\0${q.ids ? q.ids.join('\n') : '-'}`;
     if (this.#cache?.key !== key) {
       prepare?.();
-      this.#cache = { key, forest: visibleForest(this.src, { filter: q.filter, tokens }, this.src.defaultLeafId) };
+      const opts = { filter: q.filter, tokens, ...(q.ids ? { matchIds: new Set(q.ids) } : {}) };
+      this.#cache = { key, forest: visibleForest(this.src, opts, this.src.defaultLeafId) };
     }
     return this.#cache.forest;
   }
 
-  #childCount(f: VisibleForest, a: number): number {
+  #childCount(f: VisibleForest, a: number, upTo = 2): number {
     let c = 0;
-    for (let k = a === -1 ? f.top : f.first[a]!; k !== -1 && c < 2; k = f.next[k]!) c++;
+    for (let k = a === -1 ? f.top : f.first[a]!; k !== -1 && c < upTo; k = f.next[k]!) c++;
     return c;
   }
 
-  async #rows(f: VisibleForest, positions: readonly number[]): Promise<TreeRow[]> {
+  async #rows(f: VisibleForest, positions: readonly number[]): Promise<(TreeRow & EntryFacts)[]> {
     const src = this.src;
     const entries = await src.entriesAt(positions);
     const defaultLeaf = src.defaultLeafId;
     return positions.map((p, k) => {
       const e = entries[k]!;
       return {
+        branches: this.#childCount(f, p, Infinity),
+        callsTools: callsTools(e),
+        role: roleOf(e) ?? null,
         entryId: e.id,
         depth: 0,
         kind: roleOf(e) ?? e.type,
-        text: entryPreview(e, 140),
+        text: entryPreview(e, ROW_PREVIEW_MAX),
         label: src.labelOf(e.id) ?? null,
         timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
         isLeaf: src.firstChildAt(p) === -1,
@@ -111,8 +150,8 @@ export class BranchQueries {
     let r = 0;
     return out.map((s) => {
       if (typeof s !== 'number') return s;
-      const row = rows[r++]!;
-      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row };
+      const { branches, callsTools, role, ...row } = rows[r++]!;
+      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row, branches, callsTools, role };
     });
   }
 
@@ -129,7 +168,10 @@ export class BranchQueries {
     }
     const rows = await this.#rows(f, positions);
     // Only a run's last entry can have children besides the next one: the fork that ends it.
-    return positions.map((pos, k) => ({ id: rows[k]!.entryId, hasBranches: this.#childCount(f, pos) > 1, row: rows[k]! }));
+    return positions.map((pos, k) => {
+      const { branches, callsTools, role, ...row } = rows[k]!;
+      return { id: row.entryId, hasBranches: this.#childCount(f, pos) > 1, row, branches, callsTools, role };
+    });
   }
 
   /**
@@ -146,12 +188,14 @@ export class BranchQueries {
     const chain: RevealStep[] = [];
     for (let id = t; id !== -1; ) {
       let start = id;
+      let at = 0;
       let above = f.anchor[start]!;
       while (above !== -1 && this.#childCount(f, above) === 1) {
         start = above;
         above = f.anchor[start]!;
+        at++;
       }
-      chain.push({ under: above === -1 ? null : src.idAt(above), kind: this.#childCount(f, start) === 1 ? 'run' : 'entry', firstId: src.idAt(start) });
+      chain.push({ under: above === -1 ? null : src.idAt(above), kind: this.#childCount(f, start) === 1 ? 'run' : 'entry', firstId: src.idAt(start), at });
       id = above;
     }
     return { target: src.idAt(t), chain: chain.reverse() };

@@ -2,7 +2,7 @@
 // tree index and totals, plus the header summary for the webview. No `vscode` here, so the
 // whole display pipeline can be exercised under plain node.
 import { BlobStore } from '../../formats/xcsh/blobs';
-import { severityOf, type Diagnostic } from '../../diagnostics';
+import { isRepairableKind, severityOf, type Diagnostic } from '../../diagnostics';
 import { openSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
 import type { LoadedSession } from '../../formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../../formats/xcsh/schemas';
@@ -14,6 +14,12 @@ import type { SessionSummary } from '../../../protocol/messages';
 
 /** Diagnostics sent with the summary; the rest is counted, not listed. */
 const MAX_LISTED_DIAGNOSTICS = 500;
+/** Problems sent with the summary (the Sessions view shows 50 rows and counts the rest). */
+const MAX_LISTED_PROBLEMS = 100;
+
+function diagnosticView(d: Diagnostic): SessionSummary['diagnostics'][number] {
+  return { line: d.line, kind: d.kind, severity: severityOf(d.kind), message: d.message, ...(d.entryId !== undefined ? { entryId: d.entryId } : {}) };
+}
 
 export interface SessionSnapshot {
   readonly path: string;
@@ -83,6 +89,7 @@ export interface SummaryFacts {
 export function summarizeFacts(f: SummaryFacts): SessionSummary {
   const { path, stats, diagnostics, revision } = f;
   const header = f.header;
+  const problems = diagnostics.filter((d) => severityOf(d.kind) !== 'info');
   const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
   return {
     format: 'xcsh',
@@ -112,17 +119,16 @@ export function summarizeFacts(f: SummaryFacts): SessionSummary {
       tokensOut: stats.tokens.output,
       cacheRead: stats.tokens.cacheRead,
       cacheWrite: stats.tokens.cacheWrite,
+      tokensTotal: stats.tokens.total,
       cost: stats.cost,
     },
     models: stats.models,
     diagnosticCount: diagnostics.length,
-    diagnostics: diagnostics.slice(0, MAX_LISTED_DIAGNOSTICS).map((d) => ({
-      line: d.line,
-      kind: d.kind,
-      severity: severityOf(d.kind),
-      message: d.message,
-      ...(d.entryId !== undefined ? { entryId: d.entryId } : {}),
-    })),
+    diagnostics: diagnostics.slice(0, MAX_LISTED_DIAGNOSTICS).map(diagnosticView),
+    problemCount: problems.length,
+    problems: problems.slice(0, MAX_LISTED_PROBLEMS).map(diagnosticView),
+    // (Tree diagnostics are never of these kinds: the reader's and loader's decide.)
+    repairable: diagnostics.some((d) => isRepairableKind(d.kind)),
     revision,
   };
 }
