@@ -3,6 +3,10 @@
 // time in the order asked, while the index's thread writes the previous ones into SQLite.
 import { parentPort } from 'node:worker_threads';
 import { readWholeFile, type WholeFileRows } from './indexRead';
+import { lowerThisThreadPriority } from '../engine/worker/threadPriority';
+
+// Background work: VS Code's threads come first (threadPriority.ts).
+lowerThisThreadPriority();
 
 export interface ReadRequest {
   i: number;

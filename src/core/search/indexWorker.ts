@@ -6,6 +6,10 @@ import { parentPort } from 'node:worker_threads';
 import { serve } from '../engine/rpc';
 import type { UpdateProgress } from './indexUpdate';
 import { SessionSearchIndex } from './searchIndex';
+import { lowerThisThreadPriority } from '../engine/worker/threadPriority';
+
+// Background work: VS Code's threads come first (threadPriority.ts).
+lowerThisThreadPriority();
 
 export interface IndexProgressMessage {
   kind: 'progress';

@@ -9,8 +9,10 @@ import { countMessages } from '../../formats/xcsh/countMessages';
 import { serve } from '../rpc';
 import { peekSessionTail } from '../xcsh/tailPeek';
 import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
+import { lowerThisThreadPriority } from './threadPriority';
 
 if (!parentPort) throw new Error('modelWorker.js runs as a worker thread');
+lowerThisThreadPriority();
 const registry = new ModelRegistry();
 serve(parentPort, {
   open: (p, signal) => registry.open(p as OpenParams, signal),
