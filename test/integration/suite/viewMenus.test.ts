@@ -68,6 +68,9 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
     const header = { type: 'session', version: 3, id: '1a5e000000000001', timestamp: '2026-02-03T08:00:00.000Z', cwd: '/work/in-workspace', title: 'Session kept in the workspace' };
     const user = { type: 'message', id: 'c0ffee01', parentId: null, timestamp: '2026-02-03T08:00:01.000Z', message: { role: 'user', content: 'hello' } };
     fs.writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(user)}\n`);
+    // The Explorer learns of a file this test just wrote from its file watcher, which can lag on a
+    // busy machine (the reveal then finds no row to select): refreshed first, as a user would see it.
+    await vscode.commands.executeCommand('workbench.files.action.refreshFilesExplorer');
     const config = vscode.workspace.getConfiguration('sessionLoom');
     const before = config.inspect<string[]>('sessionRoots')?.globalValue;
     try {
