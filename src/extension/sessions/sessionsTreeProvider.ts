@@ -176,8 +176,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
         return this.rankedSessions(node.info.sessions).map((m) => this.listing.sessionNode(m, node));
       case 'session':
         return this.sessionChildren(node);
-      case 'run':
-        return this.branches.runChildren(node).catch(() => []);
+      case 'run': {
+        const rows = await this.branches.runChildren(node).catch(() => []);
+        // A reveal waiting for VS Code to know the run's new rows (nodeForEntry) goes on now.
+        const waiting = this.refetched.get(node);
+        if (waiting) {
+          this.refetched.delete(node);
+          setTimeout(waiting, 0);
+        }
+        return rows;
+      }
       case 'entry':
         return node.hasBranches ? this.branches.segmentNodes(node.session, node, node.entryId).catch(() => []) : [];
       default:
@@ -366,9 +374,23 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     if (!session) return undefined;
     if (!this.search.shows(session.meta) || this.searchMode.hidesEntriesOf(session.file)) return undefined;
     const vs = await this.models.get(session.file);
-    // A run that must show more pages to hold the entry is asked for its rows again.
-    return this.branches.revealNode(session, vs, entryId, (run) => this.changed.fire(run));
+    // A run that must show more pages to hold the entry is asked for its rows again, and the
+    // answer waits until VS Code has asked (or a second passed: a collapsed run is asked when it
+    // is expanded): a reveal before that finds the entry in no row VS Code knows.
+    const grown: Promise<void>[] = [];
+    const node = await this.branches.revealNode(session, vs, entryId, (run) => {
+      grown.push(new Promise<void>((resolve) => {
+        this.refetched.set(run, resolve);
+        setTimeout(resolve, 1000);
+      }));
+      this.changed.fire(run);
+    });
+    await Promise.all(grown);
+    return node;
   }
+
+  /** Runs grown for a reveal, and what to call once VS Code has asked for their rows again. */
+  private readonly refetched = new Map<LoomNode, () => void>();
 
   // ---------- changes on disk ----------
 

@@ -163,6 +163,15 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     const all = await provider().getChildren(run);
     assert.equal(all.length, 1600, 'every page shown, no "more" row left');
     assert.ok(all.includes(node!));
+    // And the view's own reveal selects it there (VS Code must know the run's new rows first).
+    const fresh = path.join(dir, '2026-05-03T08-00-00-000Z_b1600000000000c4.jsonl');
+    fs.writeFileSync(fresh, lines.map((l) => l.replace(/b1600000000000c3/g, 'b1600000000000c4').replace(/"c3(\d{6})"/g, '"c4$1"')).join('\n') + '\n');
+    const freshSession = await sessionNode(fresh);
+    const freshRun = (await provider().getChildren(freshSession)).find((n): n is RunNode => n.kind === 'run')!;
+    await tv().reveal(freshSession, { expand: true, select: false, focus: false });
+    await tv().reveal(freshRun, { expand: true, select: false, focus: false });
+    await vscode.commands.executeCommand('sessionLoom.revealEntry', vscode.Uri.file(fresh), 'c4001400');
+    await until(async () => tv().selection.some((n) => n.kind === 'entry' && n.entryId === 'c4001400'), 'the entry 1,400 rows down the run is selected in the view', 30_000);
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
   });
 
