@@ -4,7 +4,7 @@
 // its scope fall back; a file that changes under it is detected, never misread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, copyFileSync, mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,10 +14,9 @@ import { FileChangedError } from '../../src/core/engine/xcsh/lazy/bodyReader';
 import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { CancelledError } from '../../src/core/engine/rpc';
-import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
+import { migratedCopy } from '../helpers/migrated';
 import { assertSameAnswers, assertSameBranches } from '../helpers/modelParity';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-lazy-'));
@@ -45,14 +44,6 @@ async function both(path: string): Promise<{ eager: XcshModel; lazy: LazyXcshMod
   return { eager, lazy };
 }
 
-async function migratedCopy(src: string, dir: string): Promise<string> {
-  const dst = join(dir, src.split('/').pop()!);
-  copyFileSync(src, dst);
-  chmodSync(dst, 0o644);
-  const loaded = await loadSessionFile(dst);
-  await rewriteSessionFile(dst, loaded, { expected: loaded.stat!, force: true });
-  return dst;
-}
 
 test('migrated v1 fixtures (upstream-full, made v3 as `session-loom migrate` does): the lazy model answers as the eager one', async () => {
   const dir = tmp();

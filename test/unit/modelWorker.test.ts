@@ -3,31 +3,24 @@
 // file are shared, a closed editor cancels its load, and a worker that dies is replaced on the
 // next call.
 import { after, before, test } from 'node:test';
-import { buildSync } from 'esbuild';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import type { SessionModel, TreeParams } from '../../src/core/engine/model';
 import { CancelledError } from '../../src/core/engine/rpc';
 import { ModelHost } from '../../src/core/engine/worker/modelHost';
 import { bundleTranslate, ModelRegistry } from '../../src/core/engine/worker/modelRegistry';
-import { fixture, fixtureFiles, REPO_ROOT } from '../helpers/fixtures';
+import { fixture, fixtureFiles } from '../helpers/fixtures';
+import { bundleModelWorker } from '../helpers/modelWorkerBundle';
 
 /** The worker bundled as the build bundles it (a worker thread cannot run TypeScript through tsx on Node 20). */
 let bundleDir = '';
 let workerFile = '';
 before(async () => {
-  const { copySqliteWasm, nodeBundleOptions } = (await import(join(REPO_ROOT, 'scripts', 'esbuild-node.mjs'))) as {
-    copySqliteWasm: (root: string, dir: string) => void;
-    nodeBundleOptions: () => Record<string, unknown>;
-  };
-  bundleDir = mkdtempSync(join(tmpdir(), 'loom-model-worker-'));
-  workerFile = join(bundleDir, 'modelWorker.js');
-  buildSync({ ...nodeBundleOptions(), entryPoints: [resolve(REPO_ROOT, 'src/core/engine/worker/modelWorker.ts')], outfile: workerFile, bundle: true, logLevel: 'error' });
-  copySqliteWasm(REPO_ROOT, bundleDir);
+  ({ dir: bundleDir, workerFile } = await bundleModelWorker('loom-model-worker-'));
 });
 after(() => rmSync(bundleDir, { recursive: true, force: true }));
 const host = (): ModelHost => new ModelHost({ workerFile });

@@ -3,28 +3,21 @@
 // releases idle sessions beyond its bound (the worker lets them go too), and a collapse during a
 // load cancels that load in the worker unless another opener (the editor) waits for it.
 import { after, before, test } from 'node:test';
-import { buildSync } from 'esbuild';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ModelHost } from '../../src/core/engine/worker/modelHost';
 import { CancelledError, SessionModels } from '../../src/extension/sessions/sessionModels';
 import { generateSession } from '../../bench/generate';
-import { fixtureFiles, REPO_ROOT } from '../helpers/fixtures';
+import { fixtureFiles } from '../helpers/fixtures';
+import { bundleModelWorker } from '../helpers/modelWorkerBundle';
 
 let bundleDir = '';
 let workerFile = '';
 let dir = '';
 before(async () => {
-  const { copySqliteWasm, nodeBundleOptions } = (await import(join(REPO_ROOT, 'scripts', 'esbuild-node.mjs'))) as {
-    copySqliteWasm: (root: string, dir: string) => void;
-    nodeBundleOptions: () => Record<string, unknown>;
-  };
-  bundleDir = mkdtempSync(join(tmpdir(), 'loom-view-models-'));
-  workerFile = join(bundleDir, 'modelWorker.js');
-  buildSync({ ...nodeBundleOptions(), entryPoints: [resolve(REPO_ROOT, 'src/core/engine/worker/modelWorker.ts')], outfile: workerFile, bundle: true, logLevel: 'error' });
-  copySqliteWasm(REPO_ROOT, bundleDir);
+  ({ dir: bundleDir, workerFile } = await bundleModelWorker('loom-view-models-'));
   dir = mkdtempSync(join(tmpdir(), 'loom-view-sessions-'));
 });
 after(() => {

@@ -4,27 +4,18 @@
 // generated session with branches — and nothing is shown that could be wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
 import { peekSessionTail } from '../../src/core/engine/xcsh/tailPeek';
-import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { generateSession } from '../../bench/generate';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
+import { migratedCopy } from '../helpers/migrated';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-peek-'));
 const noBlobs = join(tmpdir(), 'sl-no-blobs');
 
-async function migratedCopy(src: string, dir: string): Promise<string> {
-  const dst = join(dir, src.split('/').pop()!);
-  copyFileSync(src, dst);
-  chmodSync(dst, 0o644);
-  const loaded = await loadSessionFile(dst);
-  await rewriteSessionFile(dst, loaded, { expected: loaded.stat!, force: true });
-  return dst;
-}
 
 /** The peek's rows are the context's last rows at the default leaf (ids, roles, blocks, badges, usage). */
 async function assertPeekIsContextTail(path: string, window?: number): Promise<number> {
