@@ -176,7 +176,11 @@ onHostMessage((msg) => {
   switch (msg.type) {
     case 'init': {
       mountHeader(msg.summary);
-      app.replaceChildren(headerSlot, chartSlot, layout);
+      // The peek stays on top while the full view fills in underneath (laid out at its real size),
+      // so the latest messages never give way to empty panes; it goes once the full view painted.
+      const peek = peekShown ? app.querySelector<HTMLElement>('.sl-peek') : null;
+      peek?.classList.add('sl-peek-over');
+      app.replaceChildren(headerSlot, chartSlot, layout, ...(peek ? [peek] : []));
       state.followDefault = msg.followDefault;
       initDone = true;
       const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
@@ -194,7 +198,8 @@ onHostMessage((msg) => {
           persist();
           void drawChart(preview.leafId).catch(showError);
         })
-        .catch(showError);
+        .catch(showError)
+        .finally(() => peek?.remove());
       return;
     }
     case 'sessionChanged': {

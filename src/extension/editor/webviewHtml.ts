@@ -39,6 +39,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="preload" href="${asset('codicons', 'codicon.ttf')}" as="font" type="font/ttf" crossorigin>
 <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('webview', 'main.css')}">
 <title>${escHtml(vscode.l10n.t('Session'))}</title>
