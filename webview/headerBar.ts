@@ -34,13 +34,16 @@ function button(iconName: string, text: string, title: string, onClick: () => vo
  * The title line: the session's title; an untitled session shows its first prompt (one line,
  * cut to fit) muted, and only a session with neither says "(untitled)".
  */
-function titleOf(s: SessionSummary): HTMLElement {
+/** What names a session in its title line (the peek, tailPeek.ts, has these too). */
+export type TitleFacts = Pick<SessionSummary, 'title' | 'firstPrompt' | 'version' | 'fileName' | 'filePath'>;
+
+export function titleOf(s: TitleFacts): HTMLElement {
   const h1 = titleElement(s);
   if ((h1.textContent ?? '').length <= 16) h1.classList.add('sl-title-short');
   return h1;
 }
 
-function titleElement(s: SessionSummary): HTMLElement {
+function titleElement(s: TitleFacts): HTMLElement {
   if (s.title !== null) return h('h1', { class: 'sl-title', title: `${s.title}\n${s.filePath}` }, s.title);
   if (s.firstPrompt !== null) {
     const prompt = s.firstPrompt.length > 120 ? `${s.firstPrompt.slice(0, 119).trimEnd()}…` : s.firstPrompt;

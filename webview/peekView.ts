@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { TailPeek } from '../src/protocol/messages';
 import { h, icon } from './dom';
+import { titleOf } from './headerBar';
 import { renderMessageRow, type RowActions } from './messageRow';
 
 /** A file size as the user reads it (MB with one decimal; the peek is only for files of megabytes). */
@@ -13,11 +14,12 @@ function megabytes(bytes: number): string {
 }
 
 export function renderPeek(peek: TailPeek, actions: RowActions): { element: HTMLElement; list: HTMLElement } {
-  const title = peek.title ?? l10n.t('(untitled)');
+  // Named as the full header names it (a title, else the first prompt): the peek is only for v3 files.
+  const title = titleOf({ title: peek.title, firstPrompt: peek.firstPrompt, version: 3, filePath: peek.filePath, fileName: peek.filePath.split('/').pop() ?? '' });
   const header = h(
     'header',
     { class: 'sl-header' },
-    h('div', { class: 'sl-header-top' }, h('h1', { class: `sl-title${peek.title === null ? ' sl-title-untitled' : ''}`, title }, title)),
+    h('div', { class: 'sl-header-top' }, title),
     h('div', { class: 'sl-header-meta sl-muted' }, peek.cwd ? h('span', {}, peek.cwd) : null, h('span', {}, megabytes(peek.size))),
   );
   const status = h(

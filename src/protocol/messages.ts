@@ -310,7 +310,10 @@ export type ResponseMessage = z.infer<typeof ResponseSchema>;
 
 /** What the editor paints while a big session is still indexed (src/core/engine/xcsh/tailPeek.ts). */
 export const TailPeekSchema = z.object({
+  filePath: z.string(),
   title: z.string().nullable(),
+  /** The first user message that says what the session is about: what an untitled session is called. */
+  firstPrompt: z.string().nullable(),
   cwd: z.string().nullable(),
   created: z.string().nullable(),
   size: z.number(),

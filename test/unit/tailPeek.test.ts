@@ -25,6 +25,8 @@ async function assertPeekIsContextTail(path: string, window?: number): Promise<n
   assert.ok(peek, `${path}: a v3 session has a peek`);
   const model = await XcshModel.open(path, { blobDir: noBlobs });
   assert.equal(peek.leafId, await model.defaultLeaf(), `${path}: the peek ends at the default leaf`);
+  const summary = await model.summary();
+  assert.deepEqual({ title: peek.title, firstPrompt: peek.firstPrompt }, { title: summary.title, firstPrompt: summary.firstPrompt }, `${path}: named as the header names it`);
   const info = await model.context(null);
   const k = peek.messages.length;
   assert.ok(k <= info.messageCount, `${path}: no more rows than the context has`);

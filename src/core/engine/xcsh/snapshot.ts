@@ -51,6 +51,11 @@ function oneLineOrNull(text: string | null): string | null {
   return text ? oneLine(text, 160) : null;
 }
 
+/** What an untitled session is called in the header: its first meaningful prompt, else its first user message, on one line. */
+export function promptLine(firstPrompt: string | null, firstUserMessage: string | null): string | null {
+  return oneLineOrNull(firstPrompt ?? firstUserMessage);
+}
+
 function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
   return summarizeFacts({
     path,
@@ -99,7 +104,7 @@ export function summarizeFacts(f: SummaryFacts): SessionSummary {
     filePath: path,
     title: str(header?.title) ?? stats.title,
     // The first prompt that says what the session is about: a leading "/mode" names nothing.
-    firstPrompt: oneLineOrNull(f.firstPrompt ?? stats.firstUserMessage),
+    firstPrompt: promptLine(f.firstPrompt, stats.firstUserMessage),
     cwd: str(header?.cwd),
     sessionId: str(header?.id),
     version: header ? f.originalVersion : null,

@@ -19,6 +19,7 @@ import { entryToMessage } from '../../formats/xcsh/context';
 import type { SessionEntry } from '../../formats/xcsh/schemas';
 import { entryTimestamp, messageRow } from './contextWindows';
 import { estimateTokens, messageParts } from './messageView';
+import { promptLine } from './snapshot';
 
 /** Bytes read from the end of the file: enough for the last screenfuls of a talkative session. */
 export const PEEK_WINDOW_BYTES = 1024 * 1024;
@@ -110,5 +111,5 @@ export async function peekSessionTail(path: string, window = PEEK_WINDOW_BYTES, 
       }
     }
   }
-  return { title: info.title, cwd: info.cwd, created: info.created, size: info.size, leafId: last.id as string, messages };
+  return { filePath: path, title: info.title, firstPrompt: promptLine(info.firstPrompt, info.firstUserMessage), cwd: info.cwd, created: info.created, size: info.size, leafId: last.id as string, messages };
 }
