@@ -61,6 +61,10 @@ export class EditorPanel implements vscode.Disposable {
       this.queued.push(message);
       return;
     }
+    this.send(message);
+  }
+
+  private send(message: HostToWebview): void {
     // Validate what we send too: a schema drift shows up here, in the host log, not as a blank UI.
     const checked = HostToWebviewSchema.safeParse(message);
     if (!checked.success) {
@@ -86,24 +90,21 @@ export class EditorPanel implements vscode.Disposable {
     const msg = parsed.data;
     switch (msg.type) {
       case 'ready':
-        this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${(performance.now() - this.document.openedAt).toFixed(0)} ms after open`);
+        this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${this.sinceOpen().toFixed(0)} ms after open`);
         await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true);
         return;
       case 'painted': {
-        const ms = performance.now() - this.document.openedAt;
-        this.hooks.log(`[editor] ${this.document.uri.fsPath}: first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'})`);
-        this.hooks.timing?.({ file: this.document.filePath, kind: 'paint', ms });
+        const ms = this.sinceOpen();
+        this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'})`);
         return;
       }
       case 'peekPainted': {
-        const ms = performance.now() - this.document.openedAt;
-        this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest ${msg.messageCount} messages painted ${ms.toFixed(0)} ms after open, while indexing`);
-        this.hooks.timing?.({ file: this.document.filePath, kind: 'peek', ms });
+        const ms = this.sinceOpen();
+        this.timed('peek', ms, `latest ${msg.messageCount} messages painted ${ms.toFixed(0)} ms after open, while indexing`);
         return;
       }
       case 'repainted':
-        this.hooks.log(`[editor] ${this.document.uri.fsPath}: leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected`);
-        this.hooks.timing?.({ file: this.document.filePath, kind: 'repaint', ms: msg.ms });
+        this.timed('repaint', msg.ms, `leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected`);
         return;
       case 'selectionChanged':
         this.shownLeaf = msg.leafId;
@@ -112,6 +113,16 @@ export class EditorPanel implements vscode.Disposable {
         await this.answer(msg);
         return;
     }
+  }
+
+  private sinceOpen(): number {
+    return performance.now() - this.document.openedAt;
+  }
+
+  /** A paint timing the webview reported: in the log and to the API's listeners. */
+  private timed(kind: EditorTiming['kind'], ms: number, what: string): void {
+    this.hooks.log(`[editor] ${this.document.uri.fsPath}: ${what}`);
+    this.hooks.timing?.({ file: this.document.filePath, kind, ms });
   }
 
   private async onReady(restoredLeaf: string | null, restoredFollow: boolean): Promise<void> {
@@ -129,8 +140,9 @@ export class EditorPanel implements vscode.Disposable {
     if (!this.pendingLeaf && (restoredLeaf === null || restoredFollow)) {
       void this.document.peek().then((peek) => {
         if (peek && !settled) {
-          this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ${(performance.now() - this.document.openedAt).toFixed(0)} ms after open, while indexing`);
-          void this.panel.webview.postMessage({ type: 'peek', peek } satisfies HostToWebview);
+          this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ${this.sinceOpen().toFixed(0)} ms after open, while indexing`);
+          // Sent at once, not queued behind `ready` like post(): the webview is ready, `init` is what waits.
+          this.send({ type: 'peek', peek });
         }
       });
     }
