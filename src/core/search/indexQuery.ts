@@ -245,17 +245,22 @@ export function fileIdOf(db: Db, path: string): number | null {
   return typeof v === 'number' ? v : null;
 }
 
+/** What a query over one session's rows needs (its rowid range from `lo`), or null when it can match nothing there. */
+function sessionScope(db: Db, q: SearchQuery, path: string): { expr: string; time: { sql: string; bind: number[] }; lo: number; check: boolean } | null {
+  const expr = ftsMatchExpression(q);
+  const fid = fileIdOf(db, path);
+  if (expr === null || fid === null) return null;
+  return { expr, time: timeClause(q), lo: fid * ROWS_PER_FILE, check: needsTextCheck(q) };
+}
+
 /**
  * A session's matching entries in file order, each with a snippet of its current text. Rows whose
  * bytes no longer read as an entry (the file changed since it was indexed) are left out.
  */
 export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: number): EntryHit[] {
-  const expr = ftsMatchExpression(q);
-  const fid = fileIdOf(db, path);
-  if (expr === null || fid === null) return [];
-  const time = timeClause(q);
-  const lo = fid * ROWS_PER_FILE;
-  const check = needsTextCheck(q);
+  const scope = sessionScope(db, q, path);
+  if (scope === null) return [];
+  const { expr, time, lo, check } = scope;
   // The FTS5 query alone, then its rows' details: joined in one statement, SQLite drives the
   // join from `entries` and probes the index row by row (ten times slower).
   const want = check ? CHECK_LIMIT : limit;
@@ -333,12 +338,9 @@ export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, pa
 
 /** Every matching entry id of a session (what the Sessions view's branch tree shows), up to `limit`. */
 export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 100_000): string[] {
-  const expr = ftsMatchExpression(q);
-  const fid = fileIdOf(db, path);
-  if (expr === null || fid === null) return [];
-  const time = timeClause(q);
-  const lo = fid * ROWS_PER_FILE;
-  const check = needsTextCheck(q);
+  const scope = sessionScope(db, q, path);
+  if (scope === null) return [];
+  const { expr, time, lo, check } = scope;
   const rows = db.selectObjects(
     `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} LIMIT ?`,
     [expr, lo, lo + ROWS_PER_FILE, ...time.bind, limit],
