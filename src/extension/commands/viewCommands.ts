@@ -99,6 +99,10 @@ async function revealFile(uri: vscode.Uri, where: 'os' | 'explorer' = 'os'): Pro
   if (where === 'os' && commands.includes('revealFileInOS') && vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
     await vscode.commands.executeCommand('revealFileInOS', uri);
   } else if (vscode.workspace.getWorkspaceFolder(uri) !== undefined) {
+    // The Explorer opened by the reveal itself may still be resolving the workspace's folders when
+    // asked for the file, and then selects nothing (seen on the first reveal in a window where the
+    // Explorer had not been shown yet): it is shown first, then asked.
+    await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('revealInExplorer', uri);
   } else {
     await vscode.env.clipboard.writeText(uri.fsPath);

@@ -85,7 +85,7 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
       assert.ok(menu.includes('Reveal in Explorer View'), `the menu: ${menu.join(' | ')}`);
       assert.ok(!menu.includes('Reveal in File Explorer'), `offered in a browser: ${menu.join(' | ')}`);
       await click('.context-view .monaco-menu .action-item:has-text("Reveal in Explorer View")');
-      await frameText(`.explorer-folders-view .monaco-list-row.selected:has-text("${path.basename(file)}")`, { timeoutMs: 10_000 });
+      await frameText(`.explorer-folders-view .monaco-list-row.selected:has-text("${path.basename(file)}")`, { timeoutMs: 15_000 });
       await screenshot('menu-reveal-in-explorer-view');
     } finally {
       await config.update('sessionRoots', before, vscode.ConfigurationTarget.Global);
