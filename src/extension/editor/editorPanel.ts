@@ -36,6 +36,8 @@ export class EditorPanel implements vscode.Disposable {
   private pendingLeaf: { leafId: string; revealEntryId: string | null } | undefined;
   /** The leaf the webview shows, for the commands that act on it (editorSelection.ts). */
   private shownLeaf: string | null = null;
+  /** The panel was closed: its webview throws on access, so answers still in flight are dropped. */
+  private disposed = false;
 
   constructor(
     readonly document: SessionDocument,
@@ -71,6 +73,12 @@ export class EditorPanel implements vscode.Disposable {
       this.hooks.log(`[editor] refusing to post an invalid ${message.type}: ${checked.error.message}`);
       return;
     }
+    this.postRaw(message);
+  }
+
+  /** Every message leaves through here: an answer that outlives its panel is dropped, not thrown. */
+  private postRaw(message: HostToWebview): void {
+    if (this.disposed) return;
     void this.panel.webview.postMessage(message);
   }
 
@@ -164,13 +172,13 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private respondError(id: number, error: string): void {
-    void this.panel.webview.postMessage({ type: 'response', id, ok: false, error } satisfies HostToWebview);
+    this.postRaw({ type: 'response', id, ok: false, error });
   }
 
   private async answer(req: RequestMessage): Promise<void> {
     try {
       const result = await this.handle(req);
-      void this.panel.webview.postMessage({ type: 'response', id: req.id, ok: true, result } satisfies HostToWebview);
+      this.postRaw({ type: 'response', id: req.id, ok: true, result });
     } catch (err) {
       this.respondError(req.id, err instanceof Error ? err.message : String(err));
     }
@@ -205,6 +213,7 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.disposables) d.dispose();
   }
 }
