@@ -12,7 +12,7 @@ import type { RowActions } from './messageRow';
 import { renderPeek } from './peekView';
 import { ContextPreview } from './preview';
 import { chartPoints, modelTotals, renderContextChart } from './contextChart';
-import { loadState, onHostMessage, post, request, saveState } from './rpc';
+import { lastAnswerAt, loadState, onHostMessage, post, request, saveState } from './rpc';
 
 const scriptStart = performance.now();
 const app = document.getElementById('app')!;
@@ -157,7 +157,8 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
   app.dataset.state = 'ready';
   post({ type: 'selectionChanged', leafId: preview.leafId });
   // Once the browser has laid the new rows out: what the user waited for after the click.
-  requestAnimationFrame(() => post({ type: 'repainted', leafId: preview.leafId, ms: performance.now() - t0 }));
+  const answeredMs = Math.max(0, lastAnswerAt() - t0);
+  requestAnimationFrame(() => post({ type: 'repainted', leafId: preview.leafId, ms: performance.now() - t0, answeredMs }));
   persist();
 }
 

@@ -13,6 +13,12 @@ const api = acquireVsCodeApi();
 let nextId = 1;
 const pending = new Map<number, { method: Method; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 const listeners: ((m: Exclude<HostToWebview, { type: 'response' }>) => void)[] = [];
+let answeredAt = 0;
+
+/** When the last answer from the host arrived (performance.now()): splits a repaint's time into waiting and drawing. */
+export function lastAnswerAt(): number {
+  return answeredAt;
+}
 
 export function post(message: WebviewToHost): void {
   api.postMessage(message);
@@ -38,6 +44,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
   const msg = parsed.data;
   if (msg.type === 'response') {
+    answeredAt = performance.now();
     const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);

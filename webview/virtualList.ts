@@ -25,9 +25,23 @@ const OVERSCAN_PX = 600;
 export class VirtualList {
   private readonly spacer: HTMLDivElement;
   private readonly rows = new Map<number, { key: string; el: HTMLElement }>();
+  /** Measured heights by row key: what a reset that keeps heights starts from. */
   private heights = new Map<string, number>();
+  /** Per row of the current data set: its measured height, else its estimate. */
+  private sizes = new Float64Array(0);
+  /** `sizes` must be filled again (a new data set, or the count changed). */
+  private sizesStale = true;
+  /** offsets[i] is the top of row i; offsets[0..validTo] hold (a measured row i moves validTo up to i). */
   private offsets = new Float64Array(1);
+  private validTo = 0;
   private dirty = true;
+  /**
+   * Right after a reset only the rows in the viewport are built: the rows above and below it
+   * (OVERSCAN_PX each way, as many again) are added once the browser is idle, after the new rows
+   * have been painted.
+   */
+  private lean = false;
+  private fill = 0;
   private frame = 0;
   private focused = -1;
   private readonly resize: ResizeObserver;
@@ -48,11 +62,7 @@ export class VirtualList {
         const el = entry.target as HTMLElement;
         const key = el.dataset.vlKey;
         if (key === undefined || !el.isConnected) continue;
-        const h = el.offsetHeight;
-        if (h > 0 && this.heights.get(key) !== h) {
-          this.heights.set(key, h);
-          changed = true;
-        }
+        if (this.measured(Number(el.dataset.vlIndex), key, el.offsetHeight)) changed = true;
       }
       if (changed) {
         this.dirty = true;
@@ -71,6 +81,8 @@ export class VirtualList {
     this.rows.clear();
     if (!keepHeights) this.heights = new Map();
     this.focused = -1;
+    this.sizesStale = true;
+    this.lean = true;
     this.dirty = true;
     this.layout();
   }
@@ -106,22 +118,48 @@ export class VirtualList {
     });
   }
 
+  /** Row i (keyed `key`) measured `h` px high: whether that changed its size. */
+  private measured(i: number, key: string, h: number): boolean {
+    if (!(h > 0) || this.heights.get(key) === h) return false;
+    this.heights.set(key, h);
+    if (!this.sizesStale && i >= 0 && i < this.sizes.length && this.sizes[i] !== h) {
+      this.sizes[i] = h;
+      // offsets[i] (the row's own top) still holds; every top below it moves.
+      if (i < this.validTo) this.validTo = i;
+    }
+    this.dirty = true;
+    return true;
+  }
+
+  /**
+   * Row tops from the row sizes. The sizes are filled once per data set (a key lookup and an
+   * estimate per row: 25k rows took ~20 ms, and this ran after every batch of measurements, several
+   * times per repaint); after that a measurement changes one size and the tops below it only.
+   */
   private computeOffsets(): void {
     const n = this.source.count();
-    if (this.offsets.length !== n + 1) this.offsets = new Float64Array(n + 1);
-    let y = 0;
     const fixed = this.source.fixedHeight;
-    if (fixed) {
-      // Every row the same height (the branch tree): no key or lookup per row of 100k.
-      for (let i = 0; i < n; i++) this.offsets[i] = i * fixed;
-      y = n * fixed;
-    } else {
-      for (let i = 0; i < n; i++) {
-        this.offsets[i] = y;
-        y += this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
-      }
+    if (this.sizesStale || this.sizes.length !== n) {
+      if (this.sizes.length !== n) this.sizes = new Float64Array(n);
+      if (fixed) this.sizes.fill(fixed);
+      else for (let i = 0; i < n; i++) this.sizes[i] = this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
+      this.sizesStale = false;
+      this.validTo = 0;
     }
-    this.offsets[n] = y;
+    if (this.offsets.length !== n + 1) {
+      this.offsets = new Float64Array(n + 1);
+      this.validTo = 0;
+    }
+    const sizes = this.sizes;
+    const offsets = this.offsets;
+    let i = Math.min(this.validTo, n);
+    let y = offsets[i]!;
+    for (; i < n; i++) {
+      offsets[i] = y;
+      y += sizes[i]!;
+    }
+    offsets[n] = y;
+    this.validTo = n;
     this.spacer.style.height = `${y}px`;
     this.dirty = false;
   }
@@ -182,14 +220,25 @@ export class VirtualList {
   /** Places rows for the current scroll position; measures new rows and keeps the anchor still. */
   layout(): void {
     const n = this.source.count();
+    const overscan = this.lean ? 0 : OVERSCAN_PX;
+    if (this.lean && !this.fill) {
+      this.fill = requestIdleCallback(
+        () => {
+          this.fill = 0;
+          this.lean = false;
+          this.layout();
+        },
+        { timeout: 250 },
+      );
+    }
     for (let pass = 0; pass < 3; pass++) {
       if (this.dirty) this.computeOffsets();
       const before = n > 0 ? this.anchor() : null;
       const top = this.viewport.scrollTop;
       const bottom = top + this.viewport.clientHeight;
-      const first = n === 0 ? 0 : this.indexAt(Math.max(0, top - OVERSCAN_PX));
+      const first = n === 0 ? 0 : this.indexAt(Math.max(0, top - overscan));
       let last = first - 1;
-      while (last + 1 < n && this.offsets[last + 1]! < bottom + OVERSCAN_PX) last++;
+      while (last + 1 < n && this.offsets[last + 1]! < bottom + overscan) last++;
       for (const [i, r] of this.rows) {
         if (i < first || i > last || r.key !== this.source.key(i)) {
           this.resize.unobserve(r.el);
@@ -218,11 +267,7 @@ export class VirtualList {
       // offsetHeight right after each append made a repaint of 100 rows lay the page out 100 times).
       if (!this.source.fixedHeight) {
         for (const { key, el } of added) {
-          const h = el.offsetHeight;
-          if (h > 0 && this.heights.get(key) !== h) {
-            this.heights.set(key, h);
-            measuredChange = true;
-          }
+          if (this.measured(Number(el.dataset.vlIndex), key, el.offsetHeight)) measuredChange = true;
         }
       }
       if (measuredChange) {

@@ -294,7 +294,8 @@ export const WebviewToHostSchema = z.union([
   /** The peek's rows are on screen (the full view comes later with `painted`). */
   z.object({ type: z.literal('peekPainted'), messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
   /** Another leaf was selected and its context and tree are on screen again, `ms` after the click. */
-  z.object({ type: z.literal('repainted'), leafId: leaf, ms: z.number() }),
+  // answeredMs: how much of `ms` went by before the host's last answer arrived (the rest is drawing).
+  z.object({ type: z.literal('repainted'), leafId: leaf, ms: z.number(), answeredMs: z.number().optional() }),
   z.object({ type: z.literal('selectionChanged'), leafId: leaf }),
   RequestSchema,
 ]);

@@ -28,6 +28,9 @@ export interface EditorTiming {
   ms: number;
 }
 
+/** A request answered slower than this is named in the editor's log. */
+const SLOW_ANSWER_MS = 40;
+
 export class EditorPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
@@ -112,7 +115,12 @@ export class EditorPanel implements vscode.Disposable {
         return;
       }
       case 'repainted':
-        this.timed('repaint', msg.ms, `leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected`);
+        this.timed(
+          'repaint',
+          msg.ms,
+          `leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected` +
+            (msg.answeredMs !== undefined ? ` (the host's last answer came at ${msg.answeredMs.toFixed(0)} ms)` : ''),
+        );
         return;
       case 'selectionChanged':
         this.shownLeaf = msg.leafId;
@@ -176,8 +184,12 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private async answer(req: RequestMessage): Promise<void> {
+    const started = performance.now();
     try {
       const result = await this.handle(req);
+      const took = performance.now() - started;
+      // What a slow repaint waited for, in the editor's log (the worker's answer, not the drawing).
+      if (took >= SLOW_ANSWER_MS) this.hooks.log(`[editor] ${this.document.uri.fsPath}: ${req.method} answered in ${took.toFixed(0)} ms`);
       this.postRaw({ type: 'response', id: req.id, ok: true, result });
     } catch (err) {
       this.respondError(req.id, err instanceof Error ? err.message : String(err));
