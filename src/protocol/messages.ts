@@ -288,7 +288,12 @@ export type WebviewState = z.infer<typeof WebviewStateSchema>;
 
 export const WebviewToHostSchema = z.union([
   /** Always the first message: anything the host sent before it would be lost. */
-  z.object({ type: z.literal('ready'), restored: WebviewStateSchema.nullable() }),
+  // boot: where the webview's own start-up time went (ms since its document began loading), for the editor's log.
+  z.object({
+    type: z.literal('ready'),
+    restored: WebviewStateSchema.nullable(),
+    boot: z.object({ html: z.number(), assets: z.array(z.object({ name: z.string(), start: z.number(), end: z.number() })), evaluated: z.number(), ready: z.number() }).optional(),
+  }),
   /** The first window of messages is on screen (for the open → first paint measurement). */
   z.object({ type: z.literal('painted'), leafId: leaf, messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
   /** The peek's rows are on screen (the full view comes later with `painted`). */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildExportData, parentsFromRows } from '../../src/core/export/exportData';
-import { jsonScriptText } from '../../src/core/export/htmlExport';
+import { jsonScriptText } from '../../src/core/inlineHtml';
 import { allMessages } from '../../src/core/export/contextMarkdown';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { openSessionDocument } from '../../src/core/formats/xcsh/document';

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExportData } from '../../protocol/exportData';
+import { inlineScript, inlineStyle, jsonScriptText } from '../inlineHtml';
 import { english, type Translate } from '../l10n';
 
 export interface ExportAssets {
@@ -36,15 +37,6 @@ export async function readExportAssets(distDir: string): Promise<ExportAssets> {
   };
 }
 
-/** Same rule as the editor's webviewHtml.ts: `<`, `>`, `&` as \u escapes, so nothing can close the block. */
-export function jsonScriptText(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** A script's text inside <script>: `</script` and `<!--` cannot appear raw (JS reads `<\/` as `</`). */
-function inlineScript(js: string): string {
-  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
-}
 
 function sha256Base64(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
@@ -148,7 +140,7 @@ export function renderExportHtml(data: ExportData, assets: ExportAssets, opts: {
 <title>${escHtml(title)}</title>
 <link rel="stylesheet" id="vscode-codicon-stylesheet" href="data:text/css;base64,${Buffer.from(codiconCss).toString('base64')}">
 <style>${THEME_CSS}</style>
-<style>${assets.mainCss.replace(/<\/(style)/gi, '<\\/$1')}</style>
+<style>${inlineStyle(assets.mainCss)}</style>
 <script type="application/json" id="session-loom-export">${jsonScriptText(data)}</script>
 ${opts.l10nBundle ? `<script type="application/json" id="l10n-bundle">${jsonScriptText(opts.l10nBundle)}</script>\n` : ''}</head>
 <body>

@@ -102,6 +102,11 @@ export class EditorPanel implements vscode.Disposable {
     switch (msg.type) {
       case 'ready':
         this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${this.sinceOpen().toFixed(0)} ms after open`);
+        if (msg.boot) {
+          const b = msg.boot;
+          const assets = b.assets.map((a) => `${a.name} ${a.start}–${a.end}`).join(', ');
+          this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open; then (ms): html ${b.html}, ${assets}, script ran ${b.evaluated}, ready ${b.ready}`);
+        }
         await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true);
         return;
       case 'painted': {
