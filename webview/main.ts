@@ -4,7 +4,7 @@ import '../src/protocol/jitless';
 import './l10nBundle';
 import './styles.css';
 import * as l10n from '@vscode/l10n';
-import type { ContextInfo, SessionSummary, TreeFilter, WebviewState } from '../src/protocol/messages';
+import type { ContextInfo, SessionSummary, TreeFilter, WebviewState, WebviewToHost } from '../src/protocol/messages';
 import { BranchTree } from './branchTree';
 import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
@@ -238,4 +238,15 @@ onHostMessage((msg) => {
   }
 });
 
-post({ type: 'ready', restored: restored ? state : null });
+/** Where the start-up time went, from the browser's own timeline (for the editor's log). */
+function bootTimes(): NonNullable<Extract<WebviewToHost, { type: 'ready' }>['boot']> {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const assets = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
+    name: decodeURIComponent(r.name.split('/').pop() ?? r.name).split('?')[0]!,
+    start: Math.round(r.startTime),
+    end: Math.round(r.responseEnd),
+  }));
+  return { html: Math.round(nav?.responseEnd ?? 0), assets, evaluated: Math.round(scriptStart), ready: Math.round(performance.now()) };
+}
+
+post({ type: 'ready', restored: restored ? state : null, boot: bootTimes() });
