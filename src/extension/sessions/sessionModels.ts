@@ -66,6 +66,11 @@ export class SessionModels {
     return this.#slots.has(file);
   }
 
+  /** Why the session is kept (a row expanded, a search's results); empty when only idle or unknown. */
+  holdsOf(file: string): HoldReason[] {
+    return [...(this.#slots.get(file)?.holds ?? [])];
+  }
+
   /** How many sessions are open or opening (tests). */
   get size(): number {
     return this.#slots.size;

@@ -199,6 +199,10 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     await tv().reveal(session, { expand: true, select: false, focus: false });
     await until(async () => (await provider().getChildren(session)).some((n) => n.kind === 'run' || n.kind === 'entry'), 'the rows after expanding again', 240_000);
     assert.equal(await heldHere(file), true);
+    assert.deepEqual(provider().models.holdsOf(file), ['expanded']);
+    // "Collapse All" collapses every row through VS Code's own tree: the view hears of each and
+    // stops holding the session (it stays open only as one of the few idle ones, to be let go).
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
+    await until(async () => provider().models.holdsOf(file).length === 0, 'Collapse All releasing the expanded session', 10_000);
   });
 });
