@@ -2,22 +2,43 @@
 // host ask the Playwright side for screenshots and UI actions. Only run.mjs provides it;
 // under @vscode/test-electron SESSION_LOOM_HARNESS_PORT is unset and harnessAvailable() is false.
 
+import * as http from 'node:http';
+
 const port = process.env.SESSION_LOOM_HARNESS_PORT;
 
 export function harnessAvailable(): boolean {
   return port !== undefined && port !== '';
 }
 
-async function call<T>(route: string, body: object): Promise<T> {
-  if (!harnessAvailable()) throw new Error('No UI harness: run the suite with test/integration/run.mjs');
-  const res = await fetch(`http://127.0.0.1:${port}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+/**
+ * One POST to the harness. Through node:http rather than fetch: the tests run inside the extension
+ * host whose event loop the perf tests measure, and fetch (undici) builds web streams per call —
+ * in a host CPU profile of the 100k open, the test's own calls were most of the JavaScript there.
+ */
+function call<T>(route: string, body: object): Promise<T> {
+  if (!harnessAvailable()) return Promise.reject(new Error('No UI harness: run the suite with test/integration/run.mjs'));
+  const payload = JSON.stringify(body);
+  return new Promise<T>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: Number(port), path: route, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          try {
+            const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T & { error?: string };
+            if ((res.statusCode ?? 500) >= 300) reject(new Error(`harness ${route}: ${answer.error ?? res.statusCode}`));
+            else resolve(answer);
+          } catch (err) {
+            reject(new Error(`harness ${route}: unreadable answer (${String(err)})`));
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const answer = (await res.json()) as T & { error?: string };
-  if (!res.ok) throw new Error(`harness ${route}: ${answer.error ?? res.status}`);
-  return answer;
 }
 
 /** Saves a screenshot of the whole workbench to test-results/screenshots/<name>.png; resolves to its path. */
