@@ -77,17 +77,29 @@ export class RowWriter {
 
   /** One row: `body` is the entry's searchable text, `meta` its role/tool tokens. */
   add(rowid: number, body: string, meta: string, eid: string, ts: number | null, off: number, len: number): void {
-    this.reserve(body.length + meta.length + eid.length);
+    this.addText(rowid, body, meta);
+    this.addEntry(rowid, eid, ts, off, len);
+  }
+
+  /** The FTS5 half of a row (bench/searchGroups.ts also writes rows of several entries through it). */
+  addText(rowid: number, body: string, meta: string): void {
+    this.reserve(body.length + meta.length);
     const nBody = this.put(body, 0);
     const nMeta = this.put(meta, nBody);
-    const nEid = this.put(eid, nBody + nMeta);
-    const { c, ftsPtr: f, entriesPtr: e } = this;
+    const { c, ftsPtr: f } = this;
     this.int(f, 1, rowid);
     c.sqlite3_bind_text(f, 2, this.buf, nBody, SQLITE_STATIC);
     c.sqlite3_bind_text(f, 3, this.buf + nBody, nMeta, SQLITE_STATIC);
     this.step(f);
-    this.int(e, 1, rowid);
-    c.sqlite3_bind_text(e, 2, this.buf + nBody + nMeta, nEid, SQLITE_STATIC);
+  }
+
+  /** The `entries` half of a row. */
+  addEntry(id: number, eid: string, ts: number | null, off: number, len: number): void {
+    this.reserve(eid.length);
+    const nEid = this.put(eid, 0);
+    const { c, entriesPtr: e } = this;
+    this.int(e, 1, id);
+    c.sqlite3_bind_text(e, 2, this.buf, nEid, SQLITE_STATIC);
     if (ts === null) c.sqlite3_bind_null(e, 3);
     else if (Number.isSafeInteger(ts)) this.int(e, 3, ts);
     else c.sqlite3_bind_double(e, 3, ts);
