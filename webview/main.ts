@@ -164,6 +164,8 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
 
 /** The peek's rows are on screen: the full view opens at the end of the same context, where they were. */
 let peekShown = false;
+/** Fills the peek's progress bar (while the worker reads the file). */
+let peekProgress: ((bytes: number, total: number) => void) | undefined;
 let initDone = false;
 
 function mountHeader(s: SessionSummary): void {
@@ -219,7 +221,8 @@ onHostMessage((msg) => {
     }
     case 'peek': {
       if (initDone) return;
-      const { element, list } = renderPeek(msg.peek, actions);
+      const { element, list, progress } = renderPeek(msg.peek, actions);
+      peekProgress = progress;
       app.replaceChildren(element);
       app.dataset.state = 'peek';
       peekShown = true;
@@ -227,6 +230,9 @@ onHostMessage((msg) => {
       requestAnimationFrame(() => post({ type: 'peekPainted', messageCount: msg.peek.messages.length, sinceScriptStartMs: performance.now() - scriptStart }));
       return;
     }
+    case 'loadProgress':
+      if (!initDone) peekProgress?.(msg.bytes, msg.total);
+      return;
     case 'selectLeaf':
       void selectLeaf(msg.leafId, msg.revealEntryId).catch(showError);
       return;

@@ -13,7 +13,14 @@ function megabytes(bytes: number): string {
   return l10n.t('{0} MB', (bytes / 1048576).toFixed(1));
 }
 
-export function renderPeek(peek: TailPeek, actions: RowActions): { element: HTMLElement; list: HTMLElement } {
+export interface PeekView {
+  element: HTMLElement;
+  list: HTMLElement;
+  /** How far the worker has read the file: the bar under the status fills. */
+  progress(bytes: number, total: number): void;
+}
+
+export function renderPeek(peek: TailPeek, actions: RowActions): PeekView {
   // Named as the full header names it (a title, else the first prompt): the peek is only for v3 files.
   const title = titleOf({ title: peek.title, firstPrompt: peek.firstPrompt, version: 3, filePath: peek.filePath, fileName: peek.filePath.split('/').pop() ?? '' });
   const header = h(
@@ -29,6 +36,15 @@ export function renderPeek(peek: TailPeek, actions: RowActions): { element: HTML
     ' ',
     l10n.t('Reading the whole session ({0})… The branch tree, the message numbers and the totals appear when it is read.', megabytes(peek.size)),
   );
+  // Outside the status region: a screen reader hears the sentence once, not every percent.
+  const fill = h('span', { class: 'sl-peek-bar-fill' });
+  const percent = h('span', { class: 'sl-peek-percent sl-muted', 'aria-hidden': 'true' });
+  const bar = h(
+    'div',
+    { class: 'sl-peek-progress', role: 'progressbar', 'aria-label': l10n.t('Read so far'), 'aria-valuemin': '0', 'aria-valuemax': '100', hidden: '' },
+    h('div', { class: 'sl-peek-bar' }, fill),
+    percent,
+  );
   const list = h('div', { class: 'sl-messages sl-peek-list', role: 'list', tabindex: '0', 'aria-label': l10n.t('Latest messages of the session') });
   if (peek.messages.length === 0) list.append(h('div', { class: 'sl-loading' }, l10n.t('Loading session…')));
   for (const m of peek.messages) list.append(renderMessageRow(m, peek.messages.length, actions));
@@ -38,6 +54,14 @@ export function renderPeek(peek: TailPeek, actions: RowActions): { element: HTML
     h('div', { class: 'sl-peek-note sl-muted' }, icon('history'), ' ', l10n.t('The latest messages on the current branch')),
     list,
   );
-  const element = h('div', { class: 'sl-peek' }, header, h('div', { class: 'sl-layout' }, h('div', { class: 'sl-tree-pane sl-peek-tree' }, status), h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), pane));
-  return { element, list };
+  const element = h('div', { class: 'sl-peek' }, header, h('div', { class: 'sl-layout' }, h('div', { class: 'sl-tree-pane sl-peek-tree' }, status, bar), h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), pane));
+  const progress = (bytes: number, total: number): void => {
+    const pct = total > 0 ? Math.max(0, Math.min(100, Math.floor((bytes / total) * 100))) : 0;
+    bar.hidden = false;
+    bar.setAttribute('aria-valuenow', String(pct));
+    fill.style.width = `${pct}%`;
+    // Read whole: what is left is the tree and the numbers, which the bar cannot measure.
+    percent.textContent = bytes >= total && total > 0 ? l10n.t('read; building the tree…') : l10n.t('{0}% read', pct);
+  };
+  return { element, list, progress };
 }

@@ -333,6 +333,8 @@ export type TailPeek = z.infer<typeof TailPeekSchema>;
 export const HostToWebviewSchema = z.union([
   /** Sent before `init` when the session takes a while to index: its latest messages. */
   z.object({ type: z.literal('peek'), peek: TailPeekSchema }),
+  // How far the worker has read a big session while the peek shows.
+  z.object({ type: z.literal('loadProgress'), bytes: z.number().nonnegative(), total: z.number().nonnegative() }),
   z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean() }),
   /** The file changed on disk and was reloaded. */
   z.object({ type: z.literal('sessionChanged'), summary: SessionSummarySchema }),

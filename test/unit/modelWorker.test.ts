@@ -4,7 +4,7 @@
 // next call.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -13,6 +13,7 @@ import type { SessionModel, TreeParams } from '../../src/core/engine/model';
 import { CancelledError } from '../../src/core/engine/rpc';
 import { ModelHost } from '../../src/core/engine/worker/modelHost';
 import { bundleTranslate, ModelRegistry } from '../../src/core/engine/worker/modelRegistry';
+import { generateSession } from '../../bench/generate';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
 import { bundleModelWorker } from '../helpers/modelWorkerBundle';
 
@@ -216,4 +217,47 @@ test('the worker translates with the display language bundle it is given', () =>
   assert.equal(t('{0} messages', 3), '3 Nachrichten');
   assert.equal(t('untranslated {0}', 'x'), 'untranslated x');
   assert.equal(bundleTranslate(undefined)('{0} messages', 1), '1 messages');
+});
+
+test('while a session loads, the worker says how far it has read: growing byte counts of the file, nothing once it is loaded', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-progress-'));
+  const file = join(dir, 'big.jsonl');
+  try {
+    // Big enough for several read chunks.
+    generateSession(file, 40_000);
+    const size = statSync(file).size;
+    // In-process: the lazy index reports after each chunk, up to the file's size.
+    const seen: [number, number][] = [];
+    const local = await openSessionModel(file, { onProgress: (bytes, total) => seen.push([bytes, total]) });
+    local.dispose();
+    assert.ok(seen.length >= 2, `reported ${seen.length} times`);
+    assert.ok(seen.every(([, total]) => total === size));
+    assert.ok(seen.every(([bytes], i) => i === 0 || bytes >= seen[i - 1]![0]), 'never goes back');
+    assert.equal(seen.at(-1)![0], size);
+    // Through the worker: asked while the load runs, then after it.
+    const h = host();
+    try {
+      const opening = h.open({ path: file });
+      let during: { bytes: number; total: number } | null = null;
+      let loaded = false;
+      void opening.then(
+        () => (loaded = true),
+        () => undefined,
+      );
+      while (!loaded) {
+        const p = await h.progress(file);
+        if (p && p.bytes > 0 && p.bytes < size) during = p;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const model = await opening;
+      assert.ok(during, 'a progress report came while the load ran');
+      assert.equal(during.total, size);
+      assert.equal(await h.progress(file), null, 'nothing once loaded');
+      model.dispose();
+    } finally {
+      h.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -85,6 +85,8 @@ export interface ModelOptions {
   eager?: boolean;
   /** Cancels the open (the lazy index stops between read chunks with rpc's CancelledError). */
   signal?: AbortSignal;
+  /** How far the open has read (the lazy index calls it after each read chunk; the other models do not). */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
 /** Only image types a browser renders inert; anything else (svg carries script) is refused. */

@@ -30,6 +30,8 @@ export interface EditorTiming {
 
 /** A request answered slower than this is named in the editor's log. */
 const SLOW_ANSWER_MS = 40;
+/** How often the peek's progress bar is brought up to date. */
+const PROGRESS_EVERY_MS = 400;
 
 export class EditorPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -164,6 +166,7 @@ export class EditorPanel implements vscode.Disposable {
           this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ${this.sinceOpen().toFixed(0)} ms after open, while indexing`);
           // Sent at once, not queued behind `ready` like post(): the webview is ready, `init` is what waits.
           this.send({ type: 'peek', peek });
+          this.reportProgress(() => settled);
         }
       });
     }
@@ -182,6 +185,19 @@ export class EditorPanel implements vscode.Disposable {
       this.post({ type: 'loadFailed', message: err instanceof Error ? err.message : String(err) });
     }
     for (const m of this.queued.splice(0)) this.post(m);
+  }
+
+  /** While the peek shows, how far the worker has read, a few times a second until the session is loaded. */
+  private reportProgress(done: () => boolean): void {
+    const tick = (): void => {
+      if (done() || this.disposed) return;
+      void this.document.progress().then((p) => {
+        if (done() || this.disposed) return;
+        if (p) this.send({ type: 'loadProgress', bytes: p.bytes, total: p.total });
+        setTimeout(tick, PROGRESS_EVERY_MS);
+      });
+    };
+    tick();
   }
 
   private respondError(id: number, error: string): void {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { SessionModel } from '../../core/engine/model';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
+import type { LoadProgress } from '../../core/engine/worker/modelRegistry';
 import type { SessionSummary, TailPeek } from '../../protocol/messages';
 import { sessionOfUri } from '../sessions/sessionUri';
 import { sessionOpenParams } from '../openParams';
@@ -58,6 +59,11 @@ export class SessionDocument implements vscode.CustomDocument {
       () => null,
     );
     return this.#peek;
+  }
+
+  /** How far the worker has read this session while it loads (null once loaded or when unknown). */
+  progress(): Promise<LoadProgress | null> {
+    return this.models.progress(this.filePath).catch(() => null);
   }
 
   get filePath(): string {

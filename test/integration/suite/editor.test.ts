@@ -13,6 +13,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EditorTiming } from '../../../src/extension/editor/editorPanel';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { box, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { until } from './util';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -622,6 +623,28 @@ describe('session editor', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
+
+  it('while a big session is read, the latest messages show with a bar saying how much of the file is read', async function () {
+    this.timeout(300_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-progress-'));
+    const file = path.join(dir, 'bench-300k.jsonl');
+    try {
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'generateSession.js'), file, '300000'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: 'ignore' });
+      await openEditor(file);
+      // The peek's bar: shown once the worker has said how far it is, with the share in words.
+      const text = await frameText(`${app(file)} .sl-peek .sl-peek-progress:not([hidden])`, { timeoutMs: 60_000 });
+      assert.match(text, /^(\d{1,3}% read|read; building the tree…)$/);
+      const pct = await frameEval<number>(`${app(file)} .sl-peek-progress`, 'return Number(el.getAttribute("aria-valuenow"));');
+      assert.ok(pct >= 0 && pct <= 100, `aria-valuenow ${pct}`);
+      await screenshot('editor-300k-peek-progress');
+      // And the full view replaces it.
+      await frameText(`${app(file)}[data-state="ready"] .sl-messages .sl-msg[data-index]`, { timeoutMs: 240_000 });
+      await until(async () => (await frameEval<number>(app(file), 'return el.querySelectorAll(".sl-peek").length;')) === 0, 'the peek gone once the full view painted', 10_000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('opens a 100k-entry session without freezing the extension host (event-loop delay, open → first paint)', async function () {
     this.timeout(300_000);

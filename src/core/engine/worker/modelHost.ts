@@ -10,7 +10,7 @@ import type { SessionFormat } from '../../formats/detect';
 import type { ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
 import type { BranchQuery, BranchSegment, ImageResult, RefreshOutcome, RevealStep, RunEntry, SessionModel, TreeParams, TreeResult } from '../model';
 import { CancelledError, RpcClient } from '../rpc';
-import type { ModelMethod, OpenParams, Opened } from './modelRegistry';
+import type { LoadProgress, ModelMethod, OpenParams, Opened } from './modelRegistry';
 import type { TailPeek } from '../xcsh/tailPeek';
 
 export { CancelledError };
@@ -101,6 +101,12 @@ export class ModelHost {
    */
   peek(file: string): Promise<TailPeek | null> {
     return this.track<TailPeek | null>(this.#connect(), 'peek', { file });
+  }
+
+  /** How far the worker's load of `file` has read; null when it is not loading (or its model does not say). */
+  async progress(file: string): Promise<LoadProgress | null> {
+    const conn = this.#conn;
+    return conn ? this.track<LoadProgress | null>(conn, 'progress', { file }) : null;
   }
 
   /** Starts the worker before its first call: loading its bundle is then off the first open's path. */

@@ -61,6 +61,14 @@ interface Slot {
   model: Promise<SessionModel>;
   /** Stops the load (between chunks) once nobody waits for it. */
   loading: AbortController;
+  /** How far the load has read (null: nothing reported yet, or a model that does not report). */
+  read: LoadProgress | null;
+  loaded: boolean;
+}
+
+export interface LoadProgress {
+  bytes: number;
+  total: number;
 }
 
 /** `vscode.l10n.t` over a bundle: the template translated when the bundle has it, then filled in. */
@@ -84,21 +92,38 @@ export class ModelRegistry {
     return [...this.#byHandle.values()].map((s) => ({ path: (JSON.parse(s.key) as [string])[0], refs: s.refs }));
   }
 
+  /** How far the load of `path` has read while it is still loading (null once loaded, or when nothing is known). */
+  progress(path: string): LoadProgress | null {
+    for (const s of this.#byHandle.values()) {
+      if (!s.loaded && s.read && (JSON.parse(s.key) as [string])[0] === path) return s.read;
+    }
+    return null;
+  }
+
   async open(p: OpenParams, signal?: AbortSignal): Promise<Opened> {
     if (signal?.aborted) throw new CancelledError();
     const key = JSON.stringify([p.path, p.session ?? null, p.blobDir ?? '', p.dshHome ?? '']);
     let slot = this.#byKey.get(key);
     if (!slot) {
       const loading = new AbortController();
+      const progress = (bytes: number, total: number): void => {
+        created.read = { bytes, total };
+      };
       const model = openSessionModel(p.path, {
         signal: loading.signal,
+        onProgress: progress,
         l10nT: bundleTranslate(p.bundle),
         ...(p.blobDir ? { blobDir: p.blobDir } : {}),
         ...(p.dshHome ? { dshHome: p.dshHome } : {}),
         ...(p.session !== undefined ? { session: p.session } : {}),
       });
-      const created: Slot = { key, handle: this.#next++, refs: 0, model, loading };
+      // (`progress` runs after the first read chunk, by when `created` exists.)
+      const created: Slot = { key, handle: this.#next++, refs: 0, model, loading, read: null, loaded: false };
       slot = created;
+      model.then(
+        () => (created.loaded = true),
+        () => undefined,
+      );
       this.#byKey.set(key, created);
       this.#byHandle.set(created.handle, created);
       // A failed load is not kept: the next open tries again (the file may have been fixed).

@@ -22,6 +22,8 @@ serve(parentPort, {
   countMessages: (p) => countMessages((p as { file: string }).file),
   // The editor's first paint of a big session: served between the index's reads of an open.
   peek: (p) => peekSessionTail((p as { file: string }).file),
+  // How far a load has read: the editor says so while a big session is read.
+  progress: async (p) => registry.progress((p as { file: string }).file),
   // What the worker holds (tests check that a cancelled load is let go).
   held: async () => registry.held(),
 });

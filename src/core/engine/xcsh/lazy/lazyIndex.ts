@@ -99,6 +99,8 @@ const STATS_BATCH = 32;
 
 export interface IndexOptions {
   signal?: AbortSignal;
+  /** After each read chunk: bytes read so far of the file's size when the pass began. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
 /** Indexes a file in one streaming pass, or says why the eager model must open it instead. */
@@ -131,6 +133,7 @@ async function indexOnce(path: string, stat: FileStamp, opts: IndexOptions): Pro
     onChunk: (bytesRead) => {
       b.flushBatch();
       b.planCapacity(bytesRead, stat.size);
+      opts.onProgress?.(Math.min(bytesRead, stat.size), stat.size);
     },
     ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
   });

@@ -100,7 +100,7 @@ export class LazyXcshModel implements SessionModel {
 
   /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
   static async tryOpen(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel | null> {
-    const r = await buildLazyIndex(path, opts.signal ? { signal: opts.signal } : {});
+    const r = await buildLazyIndex(path, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
     if (r.kind === 'fallback') return null;
     return new LazyXcshModel(path, r.index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
   }
