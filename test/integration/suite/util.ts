@@ -62,6 +62,9 @@ export function webviewHasFocus(file: string): Promise<boolean> {
 
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // Until the workbench has let every tab go: a test that opens the same file next must get a new
+  // editor, not one still being closed (seen on a loaded machine: the reopened editor never painted).
+  for (let i = 0; i < 50 && vscode.window.tabGroups.all.some((g) => g.tabs.length > 0); i++) await sleep(100);
   await sleep(200);
 }
 
