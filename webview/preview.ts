@@ -51,7 +51,10 @@ export class ContextPreview {
     this.list = new VirtualList(this.listEl, {
       count: () => this.count(),
       key: (i) => this.key(i),
-      estimate: (i) => (this.item(i).kind === 'msg' || this.item(i).kind === 'cut' ? 96 : 34),
+      estimate: (i) => {
+        const kind = this.item(i).kind;
+        return kind === 'msg' || kind === 'cut' ? 96 : 34;
+      },
       render: (i) => this.renderItem(i),
       activate: (i, row) => this.activate(i, row),
       rendered: () => {

@@ -142,6 +142,7 @@ export class VirtualList {
     if (this.sizesStale || this.sizes.length !== n) {
       if (this.sizes.length !== n) this.sizes = new Float64Array(n);
       if (fixed) this.sizes.fill(fixed);
+      else if (this.heights.size === 0) for (let i = 0; i < n; i++) this.sizes[i] = this.source.estimate(i);
       else for (let i = 0; i < n; i++) this.sizes[i] = this.heights.get(this.source.key(i)) ?? this.source.estimate(i);
       this.sizesStale = false;
       this.validTo = 0;
