@@ -20,7 +20,7 @@
 // on the real fixtures, whose writer gained 1.3–1.5×), and FTS5's cost follows the vocabulary
 // more than the rows: --vocabulary writes the same ~20 M postings in 2.1–2.6 s from 1,000
 // distinct words, 4.3–7.5 s from 20,000, 14–22 s from 200,000, and 12–14 s as 16× longer rows.
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openIndexDb, setMergePolicy, type Db } from '../src/core/search/indexDb';
@@ -28,6 +28,7 @@ import { readWholeFile, type IndexRow } from '../src/core/search/indexRead';
 import { textWords } from '../src/core/search/queryLanguage';
 import { RowWriter } from '../src/core/search/rowWriter';
 import { loadSqliteWasm } from '../src/core/store/sqliteWasm';
+import { sessionFiles as files } from './sessionFiles';
 
 const env = process.env;
 const FTS_SCHEMA = (contentlessDelete: number, tokenize: string): string =>
@@ -35,15 +36,6 @@ const FTS_SCHEMA = (contentlessDelete: number, tokenize: string): string =>
 const ENTRIES_SCHEMA = 'CREATE TABLE entries(id INTEGER PRIMARY KEY, eid TEXT NOT NULL, ts INTEGER, off INTEGER NOT NULL, len INTEGER NOT NULL);';
 const BATCH_BYTES = 64 * 1024 * 1024;
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) out.push(...files(p));
-    else if (d.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 /** CPU of the process (one thread does all the work here: no read-ahead worker). */
 const cpu = (): number => {

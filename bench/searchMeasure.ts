@@ -2,21 +2,12 @@
 // it with plain `node`): `baseline` (read + split + JSON.parse every line of every session),
 // `build` (the first full index build), `query` (open the built index, run each query
 // `reps` times) or `append` (a session grows by 100 entries; the index picks it up).
-import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { SessionSearchIndex } from '../src/core/search/searchIndex';
+import { sessionFiles as files } from './sessionFiles';
 
 const [mode, root, indexPath, arg] = process.argv.slice(2);
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) out.push(...files(p));
-    else if (d.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 /**
  * CPU time of the main thread alone (Linux: /proc/self/task/<pid>/stat, utime + stime in clock
