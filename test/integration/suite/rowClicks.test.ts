@@ -78,7 +78,18 @@ describe('Sessions view: a click opens the session (issue 14.1)', function () {
     const file = demo();
     // The editor is open (at the default leaf) but hidden behind another tab of its group.
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'sessionLoom.sessionEditor');
-    await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="a1000013"]`, { timeoutMs: 30_000 });
+    try {
+      await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="a1000013"]`, { timeoutMs: 20_000 });
+    } catch {
+      // Setting the scene, not what is tested: in full runs on a loaded machine the workbench once
+      // created this editor's webview without ever loading its page (no `ready` from it, the
+      // editor's log silent). Opened again, as a user would.
+      console.log(`[test] the session editor never loaded its page; tabs: ${describeTabs()}; opening it again`);
+      await screenshot('row-click-entry-not-loaded');
+      await closeAllEditors();
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'sessionLoom.sessionEditor');
+      await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="a1000013"]`, { timeoutMs: 30_000 });
+    }
     const readme = vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'README.md'));
     await vscode.window.showTextDocument(readme, { preview: false });
     await sleep(300);
