@@ -1,8 +1,7 @@
 // Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. A dsh
 // log (chosen by content) is answered by commands/dsh.ts.
 import { stat } from 'node:fs/promises';
-import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
-import type { ContextMessage } from '../../core/formats/xcsh/context';
+import type { BlobStore } from '../../core/formats/xcsh/blobs';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
@@ -15,6 +14,7 @@ import { tempFileDiagnostics } from '../../core/store/tempFiles';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 import { detectFileFormat } from '../../core/engine/openModel';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
+import { lazyContextCommand, lazyIndexOrNull, resolveImages } from './lazyRead';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -51,33 +51,8 @@ function diagnosticLine(file: string, d: Diagnostic): string {
   return escapeForTerminal(formatDiagnostic(file, d));
 }
 
-function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
-  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
-}
-
-/**
- * Blob references in image blocks resolved back to base64 (Part A), on copies. A blob that cannot
- * be used keeps its reference; the load already reported it (the CLI's store checks content).
- */
-async function resolveImages(messages: ContextMessage[], store: BlobStore): Promise<ContextMessage[]> {
-  const out: ContextMessage[] = [];
-  for (const m of messages) {
-    const content = m.content;
-    if (!Array.isArray(content) || !content.some((b) => b && (b as { type?: unknown }).type === 'image')) {
-      out.push(m);
-      continue;
-    }
-    const blocks: unknown[] = [];
-    for (const b of content) {
-      const blk = b as { type?: unknown; data?: unknown };
-      if (blk && blk.type === 'image' && typeof blk.data === 'string') {
-        const r = await resolveImageData(blk.data, store);
-        blocks.push(r.kind === 'inline' || r.kind === 'blob' ? { ...blk, data: r.base64 } : blk);
-      } else blocks.push(b);
-    }
-    out.push({ ...m, content: blocks });
-  }
-  return out;
+function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
@@ -89,6 +64,11 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
   }
   refuseDshOptions(values, USAGE.context);
+  const ix = await lazyIndexOrNull(file);
+  if (ix) {
+    const leaf = typeof values.leaf === 'string' ? values.leaf : undefined;
+    return lazyContextCommand(ix, file, leaf, blobStoreOf(values.blobs), values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
+  }
   const { doc, store } = await openWithBlobs(file, values.blobs);
   let leaf: string | null | undefined = undefined;
   if (values.leaf === 'null') leaf = null;
@@ -96,7 +76,7 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     if (!doc.tree.has(values.leaf)) throw new CliError(`no entry with id "${values.leaf}" (use --leaf null for the empty context)`, file, 0);
     leaf = values.leaf;
   }
-  warnDiagnostics(io, file, doc);
+  warnDiagnostics(io, file, doc.diagnostics);
   const ctx = doc.context(leaf);
   if (store) ctx.messages = await resolveImages(ctx.messages, store);
   writeJson(io, ctx, values.pretty === true);
@@ -217,7 +197,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
-    warnDiagnostics(io, file, doc);
+    warnDiagnostics(io, file, doc.diagnostics);
     if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }

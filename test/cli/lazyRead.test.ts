@@ -1,0 +1,47 @@
+// The built CLI reads a big session through the lazy index (issue 11) in bounded memory: on a
+// generated session of over 150 MB, `context` runs under a 128 MB heap (the eager document needs
+// several times the file: it ran out of heap there, checked by hand) and says what the lazy model
+// says.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateSession } from '../../bench/generate';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { REPO_ROOT } from '../helpers/fixtures';
+
+const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+const HEAP_MB = 128;
+let dir = '';
+let big = '';
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sl-cli-lazy-'));
+  big = join(dir, 'big.jsonl');
+  generateSession(big, 360_000, 3);
+  assert.ok(statSync(big).size >= 150 << 20, 'the session is over 150 MB');
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CLI under a small heap, stdout to a file (the test process does not buffer it). */
+function boundedCli(outFile: string, ...args: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync('sh', ['-c', `exec "$0" --max-old-space-size=${HEAP_MB} "$@" > "${outFile}"`, process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: r.status, stderr: r.stderr };
+}
+
+test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and prints the lazy model's context`, async () => {
+  const out = join(dir, 'context.json');
+  const r = boundedCli(out, 'context', big);
+  assert.equal(r.status, 0, r.stderr.slice(-2000));
+  const ctx = JSON.parse(readFileSync(out, 'utf8')) as { leafId: string; messages: unknown[]; messageSources: string[] };
+  const model = await LazyXcshModel.tryOpen(big);
+  assert.ok(model);
+  const info = await model.context(null);
+  assert.equal(ctx.leafId, info.leafId);
+  assert.equal(ctx.messages.length, info.messageCount);
+  assert.equal(ctx.messageSources.length, info.messageCount);
+  assert.ok(info.messageCount > 10_000, 'a context far bigger than one window');
+});
