@@ -45,3 +45,16 @@ test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and pr
   assert.equal(ctx.messageSources.length, info.messageCount);
   assert.ok(info.messageCount > 10_000, 'a context far bigger than one window');
 });
+
+test(`doctor (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: clean, every entry counted`, async () => {
+  const model = await LazyXcshModel.tryOpen(big);
+  assert.ok(model);
+  const text = boundedCli(join(dir, 'doctor.txt'), 'doctor', big);
+  assert.equal(text.status, 0, text.stderr.slice(-2000));
+  assert.equal(text.stderr, `${big}: clean (${model.index.n} entries)\n`);
+  const out = join(dir, 'doctor.json');
+  const json = boundedCli(out, 'doctor', big, '--json');
+  assert.equal(json.status, 0, json.stderr.slice(-2000));
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { entries: number; findings: number; version: number };
+  assert.deepEqual([report.entries, report.findings, report.version], [360_000, 0, 3]);
+});

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { contextCommand } from '../../src/cli/commands/read';
+import { contextCommand, doctorCommand } from '../../src/cli/commands/read';
 import { readPaths } from '../../src/cli/commands/lazyRead';
 import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
 import { openSessionDocument } from '../../src/core/formats/xcsh/document';
@@ -80,36 +80,47 @@ async function assertContextParity(path: string, leaves: readonly string[], extr
   }
 }
 
-test('context: migrated upstream-full fixtures and the headed real v3 fixtures, read lazily, print byte for byte what the eager document prints', async () => {
+async function assertDoctorParity(path: string, extra: string[] = []): Promise<void> {
+  for (const form of [[], ['--json'], ['--json', '--pretty']]) await assertSameOutput(doctorCommand, [path, ...form, ...extra]);
+}
+
+/** Every lazily read command prints what the eager path prints on this file. */
+async function assertParity(path: string, leaves: readonly string[], extra: string[] = []): Promise<void> {
+  await assertContextParity(path, leaves, extra);
+  await assertDoctorParity(path, extra);
+}
+
+test('context, doctor: migrated upstream-full fixtures and the headed real v3 fixtures, read lazily, print byte for byte what the eager document prints', async () => {
   const dir = tmp();
   const files = [...(await Promise.all(fixtureFiles('upstream-full').map((f) => migratedCopy(f, dir)))), ...fixtureFiles('real-v3').filter((f) => readFileSync(f, 'utf8').startsWith('{"type":"session"'))];
   assert.ok(files.length >= 5);
-  for (const path of files) await assertContextParity(path, await probeLeaves(path));
+  for (const path of files) await assertParity(path, await probeLeaves(path));
 });
 
-test('context: files outside the lazy scope (v1 fixtures, the header-less real one) still print what they printed', async () => {
+test('context, doctor: files outside the lazy scope (v1 fixtures, the header-less real one) still print what they printed', async () => {
   for (const path of [...fixtureFiles('upstream'), ...fixtureFiles('real-v3')]) {
     if ((await buildLazyIndex(path)).kind === 'indexed') continue;
     await assertSameOutput(contextCommand, [path]);
     await assertSameOutput(contextCommand, [path, '--pretty']);
+    await assertDoctorParity(path);
   }
 });
 
-test('context: bench-generated sessions (branches, labels, compactions, model/thinking changes) print the same lazily, in windows smaller than the context', async () => {
+test('context, doctor: bench-generated sessions (branches, labels, compactions, model/thinking changes) print the same lazily, in windows smaller than the context', async () => {
   const dir = tmp();
   const path = join(dir, 'gen.jsonl');
   generateSession(path, 3000, 5);
-  await assertContextParity(path, await probeLeaves(path, 6));
+  await assertParity(path, await probeLeaves(path, 6));
 });
 
-test('property: context of generated v3 sessions (glued records, torn tails, CRLF, BOM, unreadable lines, title line, duplicate ids, remote compactions) is byte-identical lazily and eagerly, at every probed leaf', async () => {
+test('property: context and doctor of generated v3 sessions (glued records, torn tails, CRLF, BOM, unreadable lines, title line, duplicate ids, remote compactions) is byte-identical lazily and eagerly, at every probed leaf', async () => {
   const dir = tmp();
   let k = 0;
   await fc.assert(
     fc.asyncProperty(fileArb, async (f) => {
       const path = join(dir, `p${k++}.jsonl`);
       writeFileSync(path, renderFile(f));
-      await assertContextParity(path, await probeLeaves(path, 4));
+      await assertParity(path, await probeLeaves(path, 4));
     }),
     { numRuns: 60 },
   );
@@ -133,14 +144,16 @@ function sessionWithBlobRefs(dir: string): { path: string; blobs: string } {
     { type: 'custom_message', id: 'a3', parentId: 'a2', timestamp: '2026-01-01T00:00:03.000Z', customType: 'n', content: [img(`blob:sha256:${bad}`), img(`blob:sha256:${good}`)], display: true },
   ];
   const path = join(dir, 'blobs.jsonl');
-  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\nnot json\n' + JSON.stringify({ ...lines[1], id: 'a1' }) + '\n');
+  // After a junk line and a record over several lines (the lines of later diagnostics move down), a duplicate id.
+  const tail = ['not json', JSON.stringify({ ...lines[2], id: 'a4', parentId: 'a3' }, null, 1), JSON.stringify({ ...lines[2], id: 'a1' })];
+  writeFileSync(path, [...lines.map((l) => JSON.stringify(l)), ...tail].join('\r\n') + '\r\n');
   return { path, blobs };
 }
 
-test('context --blobs: images resolved from the store and the blob diagnostics (missing, malformed, damaged) printed as the eager load prints them', async () => {
+test('context --blobs, doctor --blobs: images resolved from the store and the blob diagnostics (missing, malformed, damaged) printed and listed as the eager load gives them', async () => {
   const { path, blobs } = sessionWithBlobRefs(tmp());
-  await assertContextParity(path, ['a1', 'a2', 'a3'], ['--blobs', blobs]);
-  const lazy = await runWith(false, contextCommand, [path, '--blobs', blobs]);
+  await assertParity(path, ['a1', 'a2', 'a3', 'a4'], ['--blobs', blobs]);
+  const lazy = await runWith(false, contextCommand, [path, '--leaf', 'a3', '--blobs', blobs]);
   assert.match(lazy.err, /missing-blob/);
   assert.match(lazy.err, /bad-blob/);
   assert.match(lazy.err, /invalid-blob-ref/);

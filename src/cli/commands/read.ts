@@ -14,7 +14,7 @@ import { tempFileDiagnostics } from '../../core/store/tempFiles';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 import { detectFileFormat } from '../../core/engine/openModel';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
-import { lazyContextCommand, lazyIndexOrNull, resolveImages } from './lazyRead';
+import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -254,34 +254,55 @@ async function nothingFound(roots: readonly string[]): Promise<string> {
 
 // ---- doctor ----
 
+/** What doctor reports of a file, from the lazy index when the file is in its scope, else from the eager document. */
+interface DoctorFacts {
+  /** The file was there to read (a missing one reads as empty, with nothing to audit). */
+  onDisk: boolean;
+  empty: boolean;
+  readOnlyReason: string | null;
+  /** The header's version (the loader's, before any migration); null without a header. */
+  version: number | null;
+  entries: number;
+  diagnostics: Diagnostic[];
+}
+
+async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
+  const ix = await lazyIndexOrNull(file);
+  // The lazy scope is a writable v3 header: never read-only, never empty, version 3.
+  if (ix) return { onDisk: true, empty: false, readOnlyReason: null, version: 3, entries: ix.n, diagnostics: await lazyDiagnostics(ix, blobStoreOf(blobs)) };
+  const { doc } = await openWithBlobs(file, blobs);
+  const l = doc.loaded;
+  return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
+}
+
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
   const { values, file } = args;
   if ((await detectFileFormat(file)) === 'dsh') return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
   refuseDshOptions(values, USAGE.doctor);
-  const { doc } = await openWithBlobs(file, values.blobs);
+  const facts = await doctorFacts(file, values.blobs);
   // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
-  const all = doc.loaded.stat ? [...doc.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : doc.diagnostics;
+  const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
   const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;
   // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
   // migrates from, not something the file says (issue 14 §7).
-  const header = doc.loaded.header ? 'present' : 'missing';
+  const header = facts.version !== null ? 'present' : 'missing';
   if (values.json) {
     writeJson(
       io,
-      { file, readOnlyReason: doc.loaded.readOnlyReason, header, version: doc.loaded.header ? doc.loaded.originalVersion : null, entries: doc.loaded.entries.length, findings, diagnostics },
+      { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
       values.pretty === true,
     );
   } else {
     for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
     const shown = escapeForTerminal(file);
     const found = `${findings} finding${findings === 1 ? '' : 's'}`;
-    if (doc.loaded.stat?.size === 0) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
-    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${doc.loaded.entries.length} entries); ${found}\n`);
-    else io.err(findings === 0 ? `${shown}: clean (${doc.loaded.entries.length} entries)\n` : `${shown}: ${found}\n`);
+    if (facts.empty) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
+    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${facts.entries} entries); ${found}\n`);
+    else io.err(findings === 0 ? `${shown}: clean (${facts.entries} entries)\n` : `${shown}: ${found}\n`);
   }
   return findings === 0 ? 0 : 1;
 }
