@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { contextCommand, doctorCommand } from '../../src/cli/commands/read';
+import { contextCommand, doctorCommand, treeCommand } from '../../src/cli/commands/read';
 import { readPaths } from '../../src/cli/commands/lazyRead';
 import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
 import { openSessionDocument } from '../../src/core/formats/xcsh/document';
@@ -84,36 +84,42 @@ async function assertDoctorParity(path: string, extra: string[] = []): Promise<v
   for (const form of [[], ['--json'], ['--json', '--pretty']]) await assertSameOutput(doctorCommand, [path, ...form, ...extra]);
 }
 
+async function assertTreeParity(path: string): Promise<void> {
+  for (const form of [[], ['--json'], ['--json', '--pretty']]) await assertSameOutput(treeCommand, [path, ...form]);
+}
+
 /** Every lazily read command prints what the eager path prints on this file. */
 async function assertParity(path: string, leaves: readonly string[], extra: string[] = []): Promise<void> {
   await assertContextParity(path, leaves, extra);
   await assertDoctorParity(path, extra);
+  await assertTreeParity(path);
 }
 
-test('context, doctor: migrated upstream-full fixtures and the headed real v3 fixtures, read lazily, print byte for byte what the eager document prints', async () => {
+test('context, doctor, tree: migrated upstream-full fixtures and the headed real v3 fixtures, read lazily, print byte for byte what the eager document prints', async () => {
   const dir = tmp();
   const files = [...(await Promise.all(fixtureFiles('upstream-full').map((f) => migratedCopy(f, dir)))), ...fixtureFiles('real-v3').filter((f) => readFileSync(f, 'utf8').startsWith('{"type":"session"'))];
   assert.ok(files.length >= 5);
   for (const path of files) await assertParity(path, await probeLeaves(path));
 });
 
-test('context, doctor: files outside the lazy scope (v1 fixtures, the header-less real one) still print what they printed', async () => {
+test('context, doctor, tree: files outside the lazy scope (v1 fixtures, the header-less real one) still print what they printed', async () => {
   for (const path of [...fixtureFiles('upstream'), ...fixtureFiles('real-v3')]) {
     if ((await buildLazyIndex(path)).kind === 'indexed') continue;
     await assertSameOutput(contextCommand, [path]);
     await assertSameOutput(contextCommand, [path, '--pretty']);
     await assertDoctorParity(path);
+    await assertTreeParity(path);
   }
 });
 
-test('context, doctor: bench-generated sessions (branches, labels, compactions, model/thinking changes) print the same lazily, in windows smaller than the context', async () => {
+test('context, doctor, tree: bench-generated sessions (branches, labels, compactions, model/thinking changes) print the same lazily, in windows smaller than the context', async () => {
   const dir = tmp();
   const path = join(dir, 'gen.jsonl');
   generateSession(path, 3000, 5);
   await assertParity(path, await probeLeaves(path, 6));
 });
 
-test('property: context and doctor of generated v3 sessions (glued records, torn tails, CRLF, BOM, unreadable lines, title line, duplicate ids, remote compactions) is byte-identical lazily and eagerly, at every probed leaf', async () => {
+test('property: context, doctor and tree of generated v3 sessions (glued records, torn tails, CRLF, BOM, unreadable lines, title line, duplicate ids, remote compactions) is byte-identical lazily and eagerly, at every probed leaf', async () => {
   const dir = tmp();
   let k = 0;
   await fc.assert(
@@ -158,4 +164,32 @@ test('context --blobs, doctor --blobs: images resolved from the store and the bl
   assert.match(lazy.err, /bad-blob/);
   assert.match(lazy.err, /invalid-blob-ref/);
   assert.match(lazy.out, /"data":"iVBORw0KGgoAAAANSUhEUg=="/);
+});
+
+test('context, tree: a file rewritten in place while its bodies are read (after the index) stops with FileChangedError; nothing is read from the wrong offsets', async () => {
+  const dir = tmp();
+  const path = join(dir, 'gen.jsonl');
+  generateSession(path, 3000, 9);
+  const original = readFileSync(path);
+  // Same size, different bytes where the bodies are: what a rewrite by another writer looks like.
+  const rewritten = Buffer.from(original.toString('latin1').replaceAll('e', 'E'), 'latin1');
+  assert.equal(rewritten.length, original.length);
+  assert.notDeepEqual(rewritten, original);
+  for (const [cmd, argv] of [
+    [contextCommand, [path]],
+    [treeCommand, [path]],
+  ] as const) {
+    writeFileSync(path, original);
+    let rewrote = false;
+    const io: Io = {
+      out: () => {
+        if (rewrote) return;
+        rewrote = true;
+        writeFileSync(path, rewritten);
+      },
+      err: () => {},
+    };
+    await assert.rejects(cmd([...argv], io), (e: Error) => e.name === 'FileChangedError', `${argv.join(' ')}`);
+    assert.ok(rewrote);
+  }
 });

@@ -6,8 +6,6 @@ import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagno
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
-import type { SessionEntry } from '../../core/formats/xcsh/schemas';
-import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
@@ -15,6 +13,8 @@ import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, 
 import { detectFileFormat } from '../../core/engine/openModel';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
 import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
+import { lazyTreeCommand } from './lazyTreeCommand';
+import { entryPreview, type TreeRowJson } from './entryPreview';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -95,37 +95,13 @@ export async function entriesCommand(argv: string[], io: Io): Promise<number> {
 
 // ---- tree ----
 
-function preview(e: SessionEntry): string {
-  let kind: string = e.type;
-  let text = '';
-  const x = e as Record<string, unknown>;
-  if (e.type === 'message') {
-    const m = (x.message ?? {}) as Record<string, unknown>;
-    kind = typeof m.role === 'string' ? m.role : 'message';
-    text = contentText(m.content);
-    if (!text && Array.isArray(m.content)) {
-      const call = (m.content as { type?: unknown; name?: unknown }[]).find((b) => b?.type === 'toolCall');
-      if (call) text = `→ ${String(call.name)}`;
-    }
-    if (!text && typeof m.command === 'string') text = `$ ${m.command}`;
-  } else if (e.type === 'custom_message') text = contentText(x.content);
-  else if (e.type === 'branch_summary' || e.type === 'compaction') text = typeof x.summary === 'string' ? x.summary : '';
-  else if (e.type === 'model_change') text = typeof x.model === 'string' ? x.model : `${String(x.provider)}/${String(x.modelId)}`;
-  else if (e.type === 'thinking_level_change') text = String(x.thinkingLevel);
-  else if (e.type === 'label') text = `${String(x.targetId)} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
-  else if (e.type === 'mode_change') text = String(x.mode);
-  text = text.replace(/\s+/g, ' ').trim();
-  if (text.length > 72) text = text.slice(0, 71) + '…';
-  return text ? `${kind}: ${text}` : kind;
-}
-
 /**
  * A linear run of entries and the branches after its last entry. Nesting grows with branch
  * points only, never with depth: a 1M-entry chain is one segment, so neither the text printer nor
  * JSON.stringify (which recurses) meets a million levels.
  */
 interface Segment {
-  entries: { id: string; type: string; line: number; preview: string; label?: string; leaf?: true }[];
+  entries: TreeRowJson[];
   children: Segment[];
 }
 
@@ -143,7 +119,7 @@ function buildSegments(tree: TreeIndex): Segment[] {
     let id: string | null = start;
     while (id !== null) {
       const e = tree.get(id)!;
-      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: preview(e) };
+      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: entryPreview(e) };
       const label = tree.labels.get(id);
       if (label !== undefined) row.label = label;
       if (id === tree.defaultLeafId) row.leaf = true;
@@ -192,6 +168,8 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const { values, file } = args;
   if ((await detectFileFormat(file)) === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
   refuseDshOptions(values, USAGE.tree);
+  const ix = await lazyIndexOrNull(file);
+  if (ix) return lazyTreeCommand(ix, values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
   const doc = await openSessionDocument(file);
   const roots = buildSegments(doc.tree);
   if (values.json) {

@@ -28,7 +28,18 @@ function newlinesIn(buf: Buffer, from: number, to: number): number {
  * Calls `visit` with consecutive windows of entries [0, n) in file order. Throws FileChangedError
  * when the file is no longer the one indexed, before or while it is read.
  */
-export async function scanBodyWindows(src: BodySource & { n: number }, visit: (w: BodyWindow) => Promise<void> | void, windowBytes = WINDOW_BYTES): Promise<void> {
+export function scanBodyWindows(src: BodySource & { n: number }, visit: (w: BodyWindow) => Promise<void> | void, windowBytes = WINDOW_BYTES): Promise<void> {
+  return scanWindows(src, true, visit, windowBytes);
+}
+
+/** The line of each entry [0, n), counted over the file (no body parsed; each still starts with its id's record). */
+export async function entryLines(src: BodySource & { n: number }, windowBytes = WINDOW_BYTES): Promise<Uint32Array> {
+  const lines = new Uint32Array(src.n);
+  await scanWindows(src, false, (w) => lines.set(w.lines, w.from), windowBytes);
+  return lines;
+}
+
+async function scanWindows(src: BodySource & { n: number }, parse: boolean, visit: (w: BodyWindow) => Promise<void> | void, windowBytes: number): Promise<void> {
   const { starts, lengths, n, path } = src;
   const end = (p: number): number => starts[p]! + lengths[p]!;
   let fh;
@@ -55,7 +66,7 @@ export async function scanBodyWindows(src: BodySource & { n: number }, visit: (w
         line += newlinesIn(buf, counted, s);
         counted = s;
         lines.push(line);
-        entries.push(parseIndexedBody(src, buf, s, end(p) - cursor, p));
+        if (parse) entries.push(parseIndexedBody(src, buf, s, end(p) - cursor, p));
       }
       line += newlinesIn(buf, counted, buf.length);
       cursor = end(j);
