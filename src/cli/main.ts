@@ -30,7 +30,8 @@ export const HELP = `session-loom — view and safely edit coding-agent session 
 ${READ.context}
     the model context at a leaf (default: the last entry in file order) as JSON
 ${READ.entries}
-    {header, entries, diagnostics, leafId} after in-memory migration
+    {header, entries, diagnostics, leafId} after in-memory migration (holds the whole file: it prints
+    every entry; context, tree and doctor read a v3 session in windows instead)
 ${READ.events}
     a deepseek-harness log: {format, header, state, events, closers, diagnostics} (closers: the
     synthetic events of an interrupted turn, applied in memory and never written)

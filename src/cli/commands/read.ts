@@ -1,20 +1,20 @@
 // Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. A dsh
 // log (chosen by content) is answered by commands/dsh.ts.
 import { stat } from 'node:fs/promises';
-import { resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
-import type { ContextMessage } from '../../core/formats/xcsh/context';
+import type { BlobStore } from '../../core/formats/xcsh/blobs';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
 import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
-import type { SessionEntry } from '../../core/formats/xcsh/schemas';
-import { contentText } from '../../core/formats/xcsh/stats';
 import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
 import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 import { detectFileFormat } from '../../core/engine/openModel';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
+import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
+import { lazyTreeCommand } from './lazyTreeCommand';
+import { entryPreview, type TreeRowJson } from './entryPreview';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -51,33 +51,8 @@ function diagnosticLine(file: string, d: Diagnostic): string {
   return escapeForTerminal(formatDiagnostic(file, d));
 }
 
-function warnDiagnostics(io: Io, file: string, doc: SessionDocument): void {
-  for (const d of doc.diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
-}
-
-/**
- * Blob references in image blocks resolved back to base64 (Part A), on copies. A blob that cannot
- * be used keeps its reference; the load already reported it (the CLI's store checks content).
- */
-async function resolveImages(messages: ContextMessage[], store: BlobStore): Promise<ContextMessage[]> {
-  const out: ContextMessage[] = [];
-  for (const m of messages) {
-    const content = m.content;
-    if (!Array.isArray(content) || !content.some((b) => b && (b as { type?: unknown }).type === 'image')) {
-      out.push(m);
-      continue;
-    }
-    const blocks: unknown[] = [];
-    for (const b of content) {
-      const blk = b as { type?: unknown; data?: unknown };
-      if (blk && blk.type === 'image' && typeof blk.data === 'string') {
-        const r = await resolveImageData(blk.data, store);
-        blocks.push(r.kind === 'inline' || r.kind === 'blob' ? { ...blk, data: r.base64 } : blk);
-      } else blocks.push(b);
-    }
-    out.push({ ...m, content: blocks });
-  }
-  return out;
+function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
 }
 
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
@@ -89,6 +64,11 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
   }
   refuseDshOptions(values, USAGE.context);
+  const ix = await lazyIndexOrNull(file);
+  if (ix) {
+    const leaf = typeof values.leaf === 'string' ? values.leaf : undefined;
+    return lazyContextCommand(ix, file, leaf, blobStoreOf(values.blobs), values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
+  }
   const { doc, store } = await openWithBlobs(file, values.blobs);
   let leaf: string | null | undefined = undefined;
   if (values.leaf === 'null') leaf = null;
@@ -96,7 +76,7 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     if (!doc.tree.has(values.leaf)) throw new CliError(`no entry with id "${values.leaf}" (use --leaf null for the empty context)`, file, 0);
     leaf = values.leaf;
   }
-  warnDiagnostics(io, file, doc);
+  warnDiagnostics(io, file, doc.diagnostics);
   const ctx = doc.context(leaf);
   if (store) ctx.messages = await resolveImages(ctx.messages, store);
   writeJson(io, ctx, values.pretty === true);
@@ -115,37 +95,13 @@ export async function entriesCommand(argv: string[], io: Io): Promise<number> {
 
 // ---- tree ----
 
-function preview(e: SessionEntry): string {
-  let kind: string = e.type;
-  let text = '';
-  const x = e as Record<string, unknown>;
-  if (e.type === 'message') {
-    const m = (x.message ?? {}) as Record<string, unknown>;
-    kind = typeof m.role === 'string' ? m.role : 'message';
-    text = contentText(m.content);
-    if (!text && Array.isArray(m.content)) {
-      const call = (m.content as { type?: unknown; name?: unknown }[]).find((b) => b?.type === 'toolCall');
-      if (call) text = `→ ${String(call.name)}`;
-    }
-    if (!text && typeof m.command === 'string') text = `$ ${m.command}`;
-  } else if (e.type === 'custom_message') text = contentText(x.content);
-  else if (e.type === 'branch_summary' || e.type === 'compaction') text = typeof x.summary === 'string' ? x.summary : '';
-  else if (e.type === 'model_change') text = typeof x.model === 'string' ? x.model : `${String(x.provider)}/${String(x.modelId)}`;
-  else if (e.type === 'thinking_level_change') text = String(x.thinkingLevel);
-  else if (e.type === 'label') text = `${String(x.targetId)} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
-  else if (e.type === 'mode_change') text = String(x.mode);
-  text = text.replace(/\s+/g, ' ').trim();
-  if (text.length > 72) text = text.slice(0, 71) + '…';
-  return text ? `${kind}: ${text}` : kind;
-}
-
 /**
  * A linear run of entries and the branches after its last entry. Nesting grows with branch
  * points only, never with depth: a 1M-entry chain is one segment, so neither the text printer nor
  * JSON.stringify (which recurses) meets a million levels.
  */
 interface Segment {
-  entries: { id: string; type: string; line: number; preview: string; label?: string; leaf?: true }[];
+  entries: TreeRowJson[];
   children: Segment[];
 }
 
@@ -163,7 +119,7 @@ function buildSegments(tree: TreeIndex): Segment[] {
     let id: string | null = start;
     while (id !== null) {
       const e = tree.get(id)!;
-      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: preview(e) };
+      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: entryPreview(e) };
       const label = tree.labels.get(id);
       if (label !== undefined) row.label = label;
       if (id === tree.defaultLeafId) row.leaf = true;
@@ -212,12 +168,14 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const { values, file } = args;
   if ((await detectFileFormat(file)) === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
   refuseDshOptions(values, USAGE.tree);
+  const ix = await lazyIndexOrNull(file);
+  if (ix) return lazyTreeCommand(ix, values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
   const doc = await openSessionDocument(file);
   const roots = buildSegments(doc.tree);
   if (values.json) {
     writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
   } else {
-    warnDiagnostics(io, file, doc);
+    warnDiagnostics(io, file, doc.diagnostics);
     if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
     printSegments(io, roots);
   }
@@ -274,34 +232,55 @@ async function nothingFound(roots: readonly string[]): Promise<string> {
 
 // ---- doctor ----
 
+/** What doctor reports of a file, from the lazy index when the file is in its scope, else from the eager document. */
+interface DoctorFacts {
+  /** The file was there to read (a missing one reads as empty, with nothing to audit). */
+  onDisk: boolean;
+  empty: boolean;
+  readOnlyReason: string | null;
+  /** The header's version (the loader's, before any migration); null without a header. */
+  version: number | null;
+  entries: number;
+  diagnostics: Diagnostic[];
+}
+
+async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
+  const ix = await lazyIndexOrNull(file);
+  // The lazy scope is a writable v3 header: never read-only, never empty, version 3.
+  if (ix) return { onDisk: true, empty: false, readOnlyReason: null, version: 3, entries: ix.n, diagnostics: await lazyDiagnostics(ix, blobStoreOf(blobs)) };
+  const { doc } = await openWithBlobs(file, blobs);
+  const l = doc.loaded;
+  return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
+}
+
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
   const { values, file } = args;
   if ((await detectFileFormat(file)) === 'dsh') return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
   refuseDshOptions(values, USAGE.doctor);
-  const { doc } = await openWithBlobs(file, values.blobs);
+  const facts = await doctorFacts(file, values.blobs);
   // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
-  const all = doc.loaded.stat ? [...doc.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : doc.diagnostics;
+  const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
   const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
   // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;
   // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
   // migrates from, not something the file says (issue 14 §7).
-  const header = doc.loaded.header ? 'present' : 'missing';
+  const header = facts.version !== null ? 'present' : 'missing';
   if (values.json) {
     writeJson(
       io,
-      { file, readOnlyReason: doc.loaded.readOnlyReason, header, version: doc.loaded.header ? doc.loaded.originalVersion : null, entries: doc.loaded.entries.length, findings, diagnostics },
+      { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
       values.pretty === true,
     );
   } else {
     for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
     const shown = escapeForTerminal(file);
     const found = `${findings} finding${findings === 1 ? '' : 's'}`;
-    if (doc.loaded.stat?.size === 0) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
-    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${doc.loaded.entries.length} entries); ${found}\n`);
-    else io.err(findings === 0 ? `${shown}: clean (${doc.loaded.entries.length} entries)\n` : `${shown}: ${found}\n`);
+    if (facts.empty) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
+    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${facts.entries} entries); ${found}\n`);
+    else io.err(findings === 0 ? `${shown}: clean (${facts.entries} entries)\n` : `${shown}: ${found}\n`);
   }
   return findings === 0 ? 0 : 1;
 }

@@ -111,17 +111,7 @@ export class BodyReader {
   }
 
   #parse(buf: Buffer, s: number, e: number, p: number): SessionEntry {
-    let v: unknown;
-    try {
-      v = JSON.parse(buf.toString('utf8', s, e));
-    } catch {
-      throw new FileChangedError(this.src.path, `the bytes of entry ${p} no longer parse`);
-    }
-    const id = (v as { id?: unknown } | null)?.id;
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof id !== 'string' || !this.src.ids.equals(p, id)) {
-      throw new FileChangedError(this.src.path, `entry ${p} is no longer at its offsets`);
-    }
-    return withoutReplayData(v as SessionEntry);
+    return parseIndexedBody(this.src, buf, s, e, p);
   }
 
   #remember(p: number, e: SessionEntry, bytes: number): void {
@@ -155,19 +145,39 @@ export class BodyReader {
     }
   }
 
-  async #check(now: { dev: number; ino: number; size: number; mtimeMs: number }): Promise<void> {
-    const { path, stat, bytes, identity } = this.src;
-    if (now.dev !== stat.dev || now.ino !== stat.ino) throw new FileChangedError(path, 'it was replaced');
-    if (now.size < bytes) throw new FileChangedError(path, 'it shrank');
-    if (now.size === stat.size && now.mtimeMs === stat.mtimeMs) return;
-    // Grown or touched: readable only if the bytes indexed are still there (an append).
-    const id = await readFileIdentity(path, bytes, now).catch(() => null);
-    if (!id || !identity || id.head !== identity.head || id.seam !== identity.seam) throw new FileChangedError(path, 'bytes already indexed have changed');
-    if (now.size === stat.size) throw new FileChangedError(path, 'it was rewritten in place');
+  #check(now: { dev: number; ino: number; size: number; mtimeMs: number }): Promise<void> {
+    return checkIndexedFile(this.src, now);
   }
 }
 
-async function readRange(fh: FileHandle, from: number, to: number, path: string): Promise<Buffer> {
+/** The body at [s, e) of `buf`, proven the entry the index holds at position p (its id), else FileChangedError. */
+export function parseIndexedBody(src: Pick<BodySource, 'path' | 'ids'>, buf: Buffer, s: number, e: number, p: number): SessionEntry {
+  let v: unknown;
+  try {
+    v = JSON.parse(buf.toString('utf8', s, e));
+  } catch {
+    throw new FileChangedError(src.path, `the bytes of entry ${p} no longer parse`);
+  }
+  const id = (v as { id?: unknown } | null)?.id;
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof id !== 'string' || !src.ids.equals(p, id)) {
+    throw new FileChangedError(src.path, `entry ${p} is no longer at its offsets`);
+  }
+  return withoutReplayData(v as SessionEntry);
+}
+
+/** Throws FileChangedError unless a file with this stat is still the file indexed (or it grew by an append). */
+export async function checkIndexedFile(src: BodySource, now: { dev: number; ino: number; size: number; mtimeMs: number }): Promise<void> {
+  const { path, stat, bytes, identity } = src;
+  if (now.dev !== stat.dev || now.ino !== stat.ino) throw new FileChangedError(path, 'it was replaced');
+  if (now.size < bytes) throw new FileChangedError(path, 'it shrank');
+  if (now.size === stat.size && now.mtimeMs === stat.mtimeMs) return;
+  // Grown or touched: readable only if the bytes indexed are still there (an append).
+  const id = await readFileIdentity(path, bytes, now).catch(() => null);
+  if (!id || !identity || id.head !== identity.head || id.seam !== identity.seam) throw new FileChangedError(path, 'bytes already indexed have changed');
+  if (now.size === stat.size) throw new FileChangedError(path, 'it was rewritten in place');
+}
+
+export async function readRange(fh: FileHandle, from: number, to: number, path: string): Promise<Buffer> {
   const buf = Buffer.allocUnsafe(to - from);
   let got = 0;
   while (got < buf.length) {

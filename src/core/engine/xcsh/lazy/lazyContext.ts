@@ -30,6 +30,8 @@ export interface LeafPlan {
   cutCount: number;
   keptEnd: number;
   compactionPos: number;
+  /** The `data` of the last mode_change on the path, as stored (the CLI's raw context prints it). */
+  modeData: unknown;
   info: ContextInfo;
 }
 
@@ -39,6 +41,17 @@ const CACHED_LEAVES = 2;
 export function rowDisplayOf(e: SessionEntry, label: string | undefined): { kind: string; text: string; label: string | null } {
   const v = e as unknown as ViewEntry;
   return { kind: roleOf(v) ?? v.type, text: entryPreview(v, 140), label: label ?? null };
+}
+
+/** The message the context's message i gives, from its source entry's body (buildSessionContext's rules). */
+export function contextMessageAt(ix: Pick<LazyIndexData, 'kinds'>, plan: LeafPlan, i: number, e: SessionEntry): ContextMessage | null {
+  const p = plan.sources[i]!;
+  if (p === plan.compactionPos && i === 0) return compactionSummaryMessage(e as CompactionEntry);
+  if (ix.kinds[p]! <= EntryKind.AssistantMessage) {
+    const raw = (e as { message?: unknown }).message;
+    return typeof raw === 'object' && raw !== null ? (raw as ContextMessage) : null;
+  }
+  return entryToMessage(e);
 }
 
 export class LazyContexts {
@@ -202,7 +215,7 @@ export class LazyContexts {
       pathLength: n,
       leaf: rowDisplayOf(leafEntry, ix.labels.get(leafId)),
     };
-    return { leafPos, path, sources: src, msgAt, cumulative, cutCount, keptEnd, compactionPos, info };
+    return { leafPos, path, sources: src, msgAt, cumulative, cutCount, keptEnd, compactionPos, modeData, info };
   }
 
   #empty(): LeafPlan {
@@ -217,19 +230,11 @@ export class LazyContexts {
       leaf: null,
     };
     const none = new Int32Array(0);
-    return { leafPos: -1, path: none, sources: none, msgAt: none, cumulative: new Float64Array(0), cutCount: 0, keptEnd: 0, compactionPos: -1, info };
+    return { leafPos: -1, path: none, sources: none, msgAt: none, cumulative: new Float64Array(0), cutCount: 0, keptEnd: 0, compactionPos: -1, modeData: undefined, info };
   }
 
-  /** The message the entry at message index i gives (its body read). */
   #messageOf(plan: LeafPlan, i: number, e: SessionEntry): ContextMessage | null {
-    const p = plan.sources[i]!;
-    if (p === plan.compactionPos && i === 0) return compactionSummaryMessage(e as CompactionEntry);
-    const kind = this.ix.kinds[p]!;
-    if (kind <= EntryKind.AssistantMessage) {
-      const raw = (e as { message?: unknown }).message;
-      return typeof raw === 'object' && raw !== null ? (raw as ContextMessage) : null;
-    }
-    return entryToMessage(e);
+    return contextMessageAt(this.ix, plan, i, e);
   }
 
   /** The message index of the entry at position p in this context, or -1. */

@@ -1,0 +1,125 @@
+// The built CLI reads a big session through the lazy index (issue 11) in bounded memory: on a
+// generated session of over 150 MB, `context` runs under a 128 MB heap (the eager document needs
+// several times the file: it ran out of heap there, checked by hand) and says what the lazy model
+// says.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateSession } from '../../bench/generate';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { REPO_ROOT } from '../helpers/fixtures';
+
+const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+const HEAP_MB = 128;
+let dir = '';
+let big = '';
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sl-cli-lazy-'));
+  big = join(dir, 'big.jsonl');
+  generateSession(big, 360_000, 3);
+  assert.ok(statSync(big).size >= 150 << 20, 'the session is over 150 MB');
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CLI under a small heap, stdout to a file (the test process does not buffer it). */
+function boundedCli(outFile: string, ...args: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync('sh', ['-c', `exec "$0" --max-old-space-size=${HEAP_MB} "$@" > "${outFile}"`, process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: r.status, stderr: r.stderr };
+}
+
+test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and prints the lazy model's context`, async () => {
+  const out = join(dir, 'context.json');
+  const r = boundedCli(out, 'context', big);
+  assert.equal(r.status, 0, r.stderr.slice(-2000));
+  const ctx = JSON.parse(readFileSync(out, 'utf8')) as { leafId: string; messages: unknown[]; messageSources: string[] };
+  const model = await LazyXcshModel.tryOpen(big);
+  assert.ok(model);
+  const info = await model.context(null);
+  assert.equal(ctx.leafId, info.leafId);
+  assert.equal(ctx.messages.length, info.messageCount);
+  assert.equal(ctx.messageSources.length, info.messageCount);
+  assert.ok(info.messageCount > 10_000, 'a context far bigger than one window');
+});
+
+test(`doctor (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: clean, every entry counted`, async () => {
+  const model = await LazyXcshModel.tryOpen(big);
+  assert.ok(model);
+  const text = boundedCli(join(dir, 'doctor.txt'), 'doctor', big);
+  assert.equal(text.status, 0, text.stderr.slice(-2000));
+  assert.equal(text.stderr, `${big}: clean (${model.index.n} entries)\n`);
+  const out = join(dir, 'doctor.json');
+  const json = boundedCli(out, 'doctor', big, '--json');
+  assert.equal(json.status, 0, json.stderr.slice(-2000));
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { entries: number; findings: number; version: number };
+  assert.deepEqual([report.entries, report.findings, report.version], [360_000, 0, 3]);
+});
+
+/**
+ * A long main line with a short side branch every 20 000 entries: the bench session branches every
+ * 40 turns, and since each branch point nests the rest of the main line one level deeper, its tree
+ * prints gigabytes of indentation (eager too); this one nests a dozen levels.
+ */
+function mainLineSession(path: string, bytes: number): number {
+  const fd = openSync(path, 'w');
+  writeSync(fd, JSON.stringify({ type: 'session', version: 3, id: 'main-line', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' }) + '\n');
+  const filler = 'lorem ipsum dolor sit amet '.repeat(14);
+  let written = 0;
+  let n = 0;
+  let prev: string | null = null;
+  let chunk = '';
+  const emit = (e: Record<string, unknown>): string => {
+    const id = `e${(n++).toString(16).padStart(7, '0')}`;
+    chunk += JSON.stringify({ id, timestamp: '2026-01-01T00:00:00.000Z', ...e }) + '\n';
+    return id;
+  };
+  while (written < bytes) {
+    const role = n % 2 === 0 ? 'user' : 'assistant';
+    prev = emit({ type: 'message', parentId: prev, message: { role, content: [{ type: 'text', text: `${n} ${filler}` }] } });
+    if (n % 20_000 === 0) emit({ type: 'message', parentId: prev, message: { role: 'user', content: 'a side branch' } });
+    if (chunk.length > 1 << 20) {
+      written += writeSync(fd, chunk);
+      chunk = '';
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+  return n;
+}
+
+test(`tree (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: a row per entry, the default leaf marked`, async () => {
+  const big = join(dir, 'main-line.jsonl');
+  mainLineSession(big, 160 << 20);
+  const model = await LazyXcshModel.tryOpen(big);
+  assert.ok(model);
+  const n = model.index.n;
+  const leaf = await model.defaultLeaf();
+  const textOut = join(dir, 'tree.txt');
+  const text = boundedCli(textOut, 'tree', big);
+  assert.equal(text.status, 0, text.stderr.slice(-2000));
+  const rows = readFileSync(textOut, 'utf8').split('\n').filter((l) => l !== '');
+  assert.equal(rows.length, n);
+  assert.equal(rows.filter((l) => l.endsWith('  ← leaf')).length, 1);
+  assert.ok(rows.some((l) => l.includes(`${leaf} `) && l.endsWith('  ← leaf')));
+  const jsonOut = join(dir, 'tree.json');
+  const json = boundedCli(jsonOut, 'tree', big, '--json');
+  assert.equal(json.status, 0, json.stderr.slice(-2000));
+  interface Seg {
+    entries: { id: string; line: number }[];
+    children: Seg[];
+  }
+  const doc = JSON.parse(readFileSync(jsonOut, 'utf8')) as { defaultLeafId: string; roots: Seg[] };
+  assert.equal(doc.defaultLeafId, leaf);
+  let count = 0;
+  const stack = [...doc.roots];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    count += s.entries.length;
+    stack.push(...s.children);
+  }
+  assert.equal(count, n);
+});
