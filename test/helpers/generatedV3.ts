@@ -1,8 +1,7 @@
 // Property-generated v3 session files with every damage the reader tolerates that keeps a file
 // in the lazy scope (glued records, torn tails, CRLF, BOM, unreadable lines, the oh-my-pi title
-// line, multi-line records, duplicate ids, orphans, compactions incl. remote ones). The same
-// generator as test/unit/lazyModel.test.ts's (a copy, so both branches merge cleanly; one can
-// import the other once merged).
+// line, multi-line records, duplicate ids, orphans, compactions incl. remote ones): the lazy
+// model's contract tests and the CLI's lazy-vs-eager output tests draw from the same sessions.
 import fc from 'fast-check';
 
 const text = fc.constantFrom('', '  ', 'hello world', 'read the file', '/mode plan', 'fix tests\nand more', 'Ünïcödé ✓', 'x'.repeat(300));

@@ -124,29 +124,29 @@ export class BodyReader {
     }
   }
 
-  /** Runs `f` on the file, proven the indexed one before and unchanged after. */
-  async #withFile<T>(f: (fh: FileHandle) => Promise<T>): Promise<T> {
-    const { path } = this.src;
-    let fh: FileHandle;
-    try {
-      fh = await open(path, 'r');
-    } catch (e) {
-      throw new FileChangedError(path, `it cannot be opened: ${(e as Error).message}`);
-    }
-    try {
-      const before = await fh.stat();
-      await this.#check(before);
-      const result = await f(fh);
-      const after = await fh.stat();
-      if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) await this.#check(after);
-      return result;
-    } finally {
-      await fh.close();
-    }
+  #withFile<T>(f: (fh: FileHandle) => Promise<T>): Promise<T> {
+    return withIndexedFile(this.src, f);
   }
+}
 
-  #check(now: { dev: number; ino: number; size: number; mtimeMs: number }): Promise<void> {
-    return checkIndexedFile(this.src, now);
+/** Runs `f` on the file, proven the indexed one before and unchanged after (else FileChangedError). */
+export async function withIndexedFile<T>(src: BodySource, f: (fh: FileHandle) => Promise<T>): Promise<T> {
+  const { path } = src;
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw new FileChangedError(path, `it cannot be opened: ${(e as Error).message}`);
+  }
+  try {
+    const before = await fh.stat();
+    await checkIndexedFile(src, before);
+    const result = await f(fh);
+    const after = await fh.stat();
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) await checkIndexedFile(src, after);
+    return result;
+  } finally {
+    await fh.close();
   }
 }
 

@@ -4,9 +4,8 @@
 // windows, gaps included, and an entry's line is 1 + the newlines before its first byte — the
 // reader's count (a glued record shares its line, a record over several lines moves the next
 // one down, CRLF ends a line at its LF). Nothing is cached: memory is one window.
-import { open } from 'node:fs/promises';
 import type { SessionEntry } from '../../../formats/xcsh/schemas';
-import { checkIndexedFile, FileChangedError, parseIndexedBody, readRange, type BodySource } from './bodyReader';
+import { parseIndexedBody, readRange, withIndexedFile, type BodySource } from './bodyReader';
 
 /** Bytes read at a time (a window holds at least one entry, however long). */
 const WINDOW_BYTES = 1 << 20;
@@ -42,15 +41,7 @@ export async function entryLines(src: BodySource & { n: number }, windowBytes = 
 async function scanWindows(src: BodySource & { n: number }, parse: boolean, visit: (w: BodyWindow) => Promise<void> | void, windowBytes: number): Promise<void> {
   const { starts, lengths, n, path } = src;
   const end = (p: number): number => starts[p]! + lengths[p]!;
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch (e) {
-    throw new FileChangedError(path, `it cannot be opened: ${(e as Error).message}`);
-  }
-  try {
-    const before = await fh.stat();
-    await checkIndexedFile(src, before);
+  await withIndexedFile(src, async (fh) => {
     let cursor = 0;
     let line = 1;
     let i = 0;
@@ -73,9 +64,5 @@ async function scanWindows(src: BodySource & { n: number }, parse: boolean, visi
       await visit({ from: i, entries, lines });
       i = j + 1;
     }
-    const after = await fh.stat();
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) await checkIndexedFile(src, after);
-  } finally {
-    await fh.close();
-  }
+  });
 }
