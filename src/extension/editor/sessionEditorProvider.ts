@@ -92,6 +92,8 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       editor.dispose();
     });
     panel.webview.html = webviewHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? '');
+    // The first step of the open's timeline in the log: what VS Code took to ask us, and our page handed over.
+    this.log(`[editor] ${document.uri.fsPath}: page handed to the webview ${(performance.now() - document.openedAt).toFixed(0)} ms after open`);
   }
 
   /** Opens (or reveals) the editor for `uri`: pinned and focused unless `show` asks for a preview. */
