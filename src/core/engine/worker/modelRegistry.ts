@@ -56,6 +56,8 @@ export interface CallParams {
 
 interface Slot {
   key: string;
+  /** The file (the key also names the dsh session, blob dir and dsh home). */
+  path: string;
   handle: number;
   refs: number;
   model: Promise<SessionModel>;
@@ -89,13 +91,13 @@ export class ModelRegistry {
 
   /** The paths of the sessions held (loaded or loading), with how many opens share each: what a test asks to see a load cancelled. */
   held(): { path: string; refs: number }[] {
-    return [...this.#byHandle.values()].map((s) => ({ path: (JSON.parse(s.key) as [string])[0], refs: s.refs }));
+    return [...this.#byHandle.values()].map((s) => ({ path: s.path, refs: s.refs }));
   }
 
   /** How far the load of `path` has read while it is still loading (null once loaded, or when nothing is known). */
   progress(path: string): LoadProgress | null {
     for (const s of this.#byHandle.values()) {
-      if (!s.loaded && s.read && (JSON.parse(s.key) as [string])[0] === path) return s.read;
+      if (!s.loaded && s.read && s.path === path) return s.read;
     }
     return null;
   }
@@ -118,7 +120,7 @@ export class ModelRegistry {
         ...(p.session !== undefined ? { session: p.session } : {}),
       });
       // (`progress` runs after the first read chunk, by when `created` exists.)
-      const created: Slot = { key, handle: this.#next++, refs: 0, model, loading, read: null, loaded: false };
+      const created: Slot = { key, path: p.path, handle: this.#next++, refs: 0, model, loading, read: null, loaded: false };
       slot = created;
       model.then(
         () => (created.loaded = true),
