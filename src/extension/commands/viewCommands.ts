@@ -39,6 +39,9 @@ function selectionHolds(tv: vscode.TreeView<LoomNode>, id: string, ms: number): 
  * row it is expanding (a message count arriving, a file changing), and says nothing: so the
  * selection is checked, and the reveal tried again with the node found anew.
  */
+/** How long a reveal keeps trying to select its row. */
+const REVEAL_PATIENCE_MS = 10_000;
+
 export async function revealAndSelect(
   provider: SessionsTreeProvider,
   first: LoomNode | undefined,
@@ -47,7 +50,11 @@ export async function revealAndSelect(
 ): Promise<LoomNode | undefined> {
   let node = first;
   const tv = provider.treeView;
-  for (let attempt = 0; node && tv && attempt < 4; attempt++) {
+  // Four tries at least, and more for up to REVEAL_PATIENCE_MS: on a busy machine VS Code can take
+  // seconds to ask a grown run for its new rows, and every try before that selects nothing (seen
+  // in CI with the extension host reported unresponsive meanwhile).
+  const deadline = Date.now() + REVEAL_PATIENCE_MS;
+  for (let attempt = 0; node && tv && (attempt < 4 || Date.now() < deadline); attempt++) {
     try {
       await tv.reveal(node, { select: true, focus, expand: false });
     } catch {
