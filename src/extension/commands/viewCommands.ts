@@ -17,6 +17,11 @@ export const FILTER_COMMANDS: Record<TreeFilterMode, string> = {
   all: 'sessionLoom.filter.all',
 };
 
+/** What a reveal tried, for the integration tests' log (a failure in CI says which step did not hold). */
+function testLog(line: string): void {
+  if (process.env.SESSION_LOOM_TEST_HOME) console.log(line);
+}
+
 /** Resolves once `tv.selection` holds `id`, or false after `ms` without it. */
 function selectionHolds(tv: vscode.TreeView<LoomNode>, id: string, ms: number): Promise<boolean> {
   if (tv.selection.some((n) => n.id === id)) return Promise.resolve(true);
@@ -34,14 +39,18 @@ function selectionHolds(tv: vscode.TreeView<LoomNode>, id: string, ms: number): 
   });
 }
 
+/** How long a reveal keeps trying to select its row (unless the user selects another row first). */
+const REVEAL_PATIENCE_MS = 30_000;
+
 /**
  * Reveals and selects the node `find` gives. VS Code drops a reveal when the view refreshes the
- * row it is expanding (a message count arriving, a file changing), and says nothing: so the
- * selection is checked, and the reveal tried again with the node found anew.
+ * row it is expanding (a message count arriving, a file changing, a run grown to hold the entry),
+ * and says nothing: so the selection is checked, and the reveal tried again with the node found
+ * anew. Four tries at least, and more for up to REVEAL_PATIENCE_MS: on a busy machine VS Code can
+ * take many seconds to ask a grown run for its new rows, and every try before that selects nothing
+ * (seen in CI, twice, with the extension host reported unresponsive meanwhile). It stops as soon as
+ * the user selects another row: they have moved on.
  */
-/** How long a reveal keeps trying to select its row. */
-const REVEAL_PATIENCE_MS = 10_000;
-
 export async function revealAndSelect(
   provider: SessionsTreeProvider,
   first: LoomNode | undefined,
@@ -50,23 +59,36 @@ export async function revealAndSelect(
 ): Promise<LoomNode | undefined> {
   let node = first;
   const tv = provider.treeView;
-  // Four tries at least, and more for up to REVEAL_PATIENCE_MS: on a busy machine VS Code can take
-  // seconds to ask a grown run for its new rows, and every try before that selects nothing (seen
-  // in CI with the extension host reported unresponsive meanwhile).
-  const deadline = Date.now() + REVEAL_PATIENCE_MS;
-  for (let attempt = 0; node && tv && (attempt < 4 || Date.now() < deadline); attempt++) {
-    try {
-      await tv.reveal(node, { select: true, focus, expand: false });
-    } catch {
-      // A run that had to show more pages to hold the entry is still being redrawn (VS Code does
-      // not know its new rows yet): the next attempt finds it there.
-      await new Promise((r) => setTimeout(r, 200));
+  if (!tv) return node;
+  let movedOn = false;
+  const watch = tv.onDidChangeSelection((e) => {
+    if (e.selection.length > 0 && node && !e.selection.some((n) => n.id === node!.id)) movedOn = true;
+  });
+  const started = Date.now();
+  const deadline = started + REVEAL_PATIENCE_MS;
+  try {
+    for (let attempt = 0; node && !movedOn && (attempt < 4 || Date.now() < deadline); attempt++) {
+      try {
+        await tv.reveal(node, { select: true, focus, expand: false });
+      } catch (e) {
+        // A run that had to show more pages to hold the entry is still being redrawn (VS Code does
+        // not know its new rows yet): the next attempt finds it there.
+        testLog(`[reveal] ${node.id}: try ${attempt + 1} at ${Date.now() - started} ms refused (${e instanceof Error ? e.message : String(e)})`);
+        await new Promise((r) => setTimeout(r, 200));
+        node = await find();
+        continue;
+      }
+      if (await selectionHolds(tv, node.id, 500)) {
+        if (attempt > 0) testLog(`[reveal] ${node.id}: selected on try ${attempt + 1}, ${Date.now() - started} ms`);
+        return node;
+      }
+      testLog(`[reveal] ${node.id}: try ${attempt + 1} at ${Date.now() - started} ms selected nothing`);
       node = await find();
-      continue;
     }
-    if (await selectionHolds(tv, node.id, 500)) return node;
-    node = await find();
+  } finally {
+    watch.dispose();
   }
+  testLog(`[reveal] ${node?.id ?? 'nothing'}: ${movedOn ? 'another row was selected' : 'gave up'} after ${Date.now() - started} ms`);
   return node;
 }
 

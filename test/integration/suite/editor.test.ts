@@ -13,7 +13,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EditorTiming } from '../../../src/extension/editor/editorPanel';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { box, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
-import { until } from './util';
+import { revealRow, until } from './util';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -305,7 +305,7 @@ describe('session editor', function () {
     await collapseAll();
     const session = await provider.findSession(file);
     assert.ok(session, 'pi-session is listed in the Sessions view');
-    await treeView.reveal(session, { select: true, focus: false, expand: false });
+    await revealRow(treeView, session, { select: true, focus: false, expand: false });
 
     // The editor at the default leaf, which is the compaction: summary first, then the band.
     await openEditor(file);
@@ -348,15 +348,15 @@ describe('session editor', function () {
       const branchLeaf = await provider.nodeForEntry(demoFile, 'b2000004');
       const leaf = await provider.nodeForEntry(demoFile, 'a1000013');
       assert.ok(branchLeaf && leaf, 'demo entries found');
-      await treeView.reveal(branchLeaf, { expand: true, select: false });
-      await treeView.reveal(leaf, { expand: true, select: false });
+      await revealRow(treeView, branchLeaf, { expand: true, select: false });
+      await revealRow(treeView, leaf, { expand: true, select: false });
       // The subagent session row sits right under the demo session: show it, expanded, too.
       const demoSession = await provider.findSession(demoFile);
       const sub = (await provider.getChildren(demoSession!)).find((k: LoomNode) => k.kind === 'session');
       assert.ok(sub, 'the subagent session is a child of the demo session');
       await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(demoFile), 'a1000013');
       await waitForPreview(demoFile, 'a1000013');
-      await treeView.reveal(leaf, { select: true, focus: true });
+      await revealRow(treeView, leaf, { select: true, focus: true });
       await settle();
       shots.push(await screenshot('docs-sessions-view'));
     } finally {
@@ -504,8 +504,14 @@ describe('session editor', function () {
     await waitForPreview(file, 'a1000013');
     const entry = { type: 'message', id: 'f00d0001', parentId: 'a1000013', timestamp: new Date().toISOString(), message: { role: 'user', content: 'A message appended while the editor is open', timestamp: Date.now() } };
     fs.appendFileSync(file, JSON.stringify(entry) + '\n');
-    const text = await waitForPreview(file, 'f00d0001', 15_000);
-    assert.match(text, /A message appended while the editor is open|Message 8 of 8/);
+    await waitForPreview(file, 'f00d0001', 15_000);
+    await frameText(`${app(file)} .sl-messages[data-leaf-id="f00d0001"][data-message-count="8"]`);
+    // The list builds the rows in view first and the rest when idle: go to the last row (End)
+    // rather than read whatever the first layout built.
+    await click(`${app(file)} .sl-messages .sl-msg[data-index] .sl-index`);
+    await keys('End');
+    const text = await frameText(`${app(file)} .sl-messages .sl-msg:has-text("Message 8 of 8")`);
+    assert.match(text, /Message 8 of 8: user from entry f00d0001\.[\s\S]*A message appended while the editor is open/);
   });
 
   /**

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { box, click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
-import { activate, closeAllEditors, DEMO_SAMPLE, editorApp, placed, sleep, until, VIEW_TYPE } from './util';
+import { activate, closeAllEditors, DEMO_SAMPLE, editorApp, placed, revealRow, sleep, until, VIEW_TYPE } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
 
@@ -165,7 +165,7 @@ describe('first-hour polish (issue 14.8)', function () {
     const row = `.part.sidebar .monaco-list-row:has-text("${label(run)}"):has-text("7 entries")`;
     // VS Code drops a reveal whose row is redrawn meanwhile (the session's message count arriving): try again.
     for (let attempt = 0; ; attempt++) {
-      await api.sessions.treeView.reveal(run, { select: false, focus: false, expand: false });
+      await revealRow(api.sessions.treeView, run, { select: false, focus: false, expand: false });
       try {
         await frameText(row, { timeoutMs: 1500 });
         break;

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
-import { activate, activeTab, closeAllEditors, DEMO_SAMPLE, describeTabs, editorApp, focusIsIn, placed, sessionEditorTab, sleep, until, webviewHasFocus } from './util';
+import { activate, activeTab, closeAllEditors, DEMO_SAMPLE, describeTabs, editorApp, focusIsIn, placed, revealRow, sessionEditorTab, sleep, until, webviewHasFocus } from './util';
 
 const SESSION_ROW = '.part.sidebar .monaco-list-row:has-text("Add --json to report")';
 
@@ -34,7 +34,7 @@ describe('Sessions view: a click opens the session (issue 14.1)', function () {
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
     const session = await provider().findSession(demo());
     assert.ok(session, 'the demo sample is listed');
-    await api.sessions.treeView.reveal(session, { select: false, focus: false, expand: false });
+    await revealRow(api.sessions.treeView, session, { select: false, focus: false, expand: false });
     await frameText(`${SESSION_ROW}[aria-expanded="false"]`, { timeoutMs: 10_000 });
   }
 
@@ -66,7 +66,7 @@ describe('Sessions view: a click opens the session (issue 14.1)', function () {
     await showSessionRow();
     // Focus the row without opening it: select it through the view, then give the view the keyboard.
     const session = await provider().findSession(demo());
-    await api.sessions.treeView.reveal(session!, { select: true, focus: true, expand: false });
+    await revealRow(api.sessions.treeView, session!, { select: true, focus: true, expand: false });
     await until(() => focusIsIn('.part.sidebar'), 'the focus in the Sessions view');
     assert.equal(activeTab(), undefined, `nothing open yet (tabs: ${describeTabs()})`);
     await keys('Enter');
@@ -101,7 +101,7 @@ describe('Sessions view: a click opens the session (issue 14.1)', function () {
     ] as const) {
       const node = await provider().nodeForEntry(file, entryId);
       assert.ok(node, `entry ${entryId} is in the tree`);
-      await api.sessions.treeView.reveal(node as LoomNode, { select: false, focus: false, expand: true });
+      await revealRow(api.sessions.treeView, node as LoomNode, { select: false, focus: false, expand: true });
       await click(`.part.sidebar .monaco-list-row:has-text("${text}")`);
       await until(() => sessionEditorTab(file) !== undefined, () => `the session editor in front (tabs: ${describeTabs()})`);
       await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="${entryId}"]`, { timeoutMs: 30_000 });

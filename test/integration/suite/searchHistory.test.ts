@@ -12,7 +12,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/history/historyView';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { click, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
-import { activate, closeAllEditors, editorApp, sleep, until } from './util';
+import { activate, closeAllEditors, editorApp, revealRow, sleep, until } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
 const historyDb = () => path.join(os.homedir(), '.xcsh', 'agent', 'history.db');
@@ -192,7 +192,7 @@ describe('prompt history and indexed search (issue 12)', function () {
     await closeAllEditors();
     if (harnessAvailable()) {
       await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
-      await api.sessions.treeView.reveal(entries[0]!, { select: false, focus: true, expand: true });
+      await revealRow(api.sessions.treeView, entries[0]!, { select: false, focus: true, expand: true });
       const row = '.part.sidebar .monaco-list-row:has-text("quaternion cache")';
       await frameText(row, { timeoutMs: 10_000 });
       await moveMouse(900, 700);

@@ -15,6 +15,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { Prompts } from '../../../src/extension/commands/prompts';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { revealRow } from './util';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
@@ -614,7 +615,7 @@ describe('sessions view', function () {
         await new Promise((r) => setTimeout(r, 50));
       }
     } else {
-      await tv.reveal(runA, { expand: true, select: false, focus: false });
+      await revealRow(tv, runA, { expand: true, select: false, focus: false });
     }
     assert.equal(provider().models.peek(b), undefined, 'B was not read before the search');
 
@@ -703,11 +704,11 @@ describe('sessions view', function () {
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll').then(undefined, () => undefined);
     const tv = api.sessions.treeView;
     const leaf = await provider().nodeForEntry(file, 'gggg0007');
-    await tv.reveal(leaf!, { select: true, focus: true, expand: true });
+    await revealRow(tv, leaf!, { select: true, focus: true, expand: true });
     const other = await provider().nodeForEntry(file, 'iiii0009');
     assert.ok(leaf && other, `entries found (filter ${provider().filter}, search "${provider().query}")`);
-    await tv.reveal(other.parent as LoomNode, { expand: true, select: false });
-    await tv.reveal(leaf!, { select: true, focus: true });
+    await revealRow(tv, other.parent as LoomNode, { expand: true, select: false });
+    await revealRow(tv, leaf!, { select: true, focus: true });
     await new Promise((r) => setTimeout(r, 800));
     const config = vscode.workspace.getConfiguration('workbench');
     try {

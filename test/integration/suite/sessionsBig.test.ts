@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { frameText, harnessAvailable, screenshot } from './harness';
-import { activate, sleep, until } from './util';
+import { activate, revealRow, sleep, until } from './util';
 
 const PROJECT = '--work-loom-big--';
 
@@ -130,8 +130,8 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     assert.ok(run);
     assert.equal(label(run), 'Question 0 about the long run');
     assert.equal(provider().getTreeItem(run).description, '1600 entries · current branch');
-    await tv().reveal(session, { expand: true, select: false, focus: false });
-    await tv().reveal(run, { expand: true, select: false, focus: false });
+    await revealRow(tv(), session, { expand: true, select: false, focus: false });
+    await revealRow(tv(), run, { expand: true, select: false, focus: false });
     const page = await provider().getChildren(run);
     assert.equal(page.length, 501, 'a page of 500 entries and the "Show more" row');
     assert.deepEqual(page.slice(0, 3).map((n) => n.kind === 'entry' && n.entryId), [id(0), id(1), id(2)]);
@@ -141,7 +141,7 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     const item = provider().getTreeItem(more);
     assert.equal(item.command?.command, 'sessionLoom.showMoreEntries', 'a click or Enter shows the next page');
     if (harnessAvailable()) {
-      await tv().reveal(more, { select: false, focus: false });
+      await revealRow(tv(), more, { select: false, focus: false });
       await frameText('.part.sidebar .monaco-list-row:has-text("Show 500 more")', { timeoutMs: 30_000 });
       await screenshot('sessions-run-show-more');
     }
@@ -151,7 +151,7 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     assert.deepEqual(next.slice(0, 500), page.slice(0, 500), 'the first page stays, the same nodes');
     assert.equal(label(next[1000]!), 'Show 500 more… (600 not shown)');
     if (harnessAvailable()) {
-      await tv().reveal(next[1000]!, { select: false, focus: false });
+      await revealRow(tv(), next[1000]!, { select: false, focus: false });
       await frameText('.part.sidebar .monaco-list-row:has-text("600 not shown")', { timeoutMs: 30_000 });
     }
     // Copy Ids: every id of the run, in order.
@@ -168,10 +168,10 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     fs.writeFileSync(fresh, lines.map((l) => l.replace(/b1600000000000c3/g, 'b1600000000000c4').replace(/"c3(\d{6})"/g, '"c4$1"')).join('\n') + '\n');
     const freshSession = await sessionNode(fresh);
     const freshRun = (await provider().getChildren(freshSession)).find((n): n is RunNode => n.kind === 'run')!;
-    await tv().reveal(freshSession, { expand: true, select: false, focus: false });
-    await tv().reveal(freshRun, { expand: true, select: false, focus: false });
+    await revealRow(tv(), freshSession, { expand: true, select: false, focus: false });
+    await revealRow(tv(), freshRun, { expand: true, select: false, focus: false });
     await vscode.commands.executeCommand('sessionLoom.revealEntry', vscode.Uri.file(fresh), 'c4001400');
-    await until(async () => tv().selection.some((n) => n.kind === 'entry' && n.entryId === 'c4001400'), 'the entry 1,400 rows down the run is selected in the view', 30_000);
+    await until(async () => tv().selection.some((n) => n.kind === 'entry' && n.entryId === 'c4001400'), 'the entry 1,400 rows down the run is selected in the view', 45_000);
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
   });
 
@@ -196,7 +196,7 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     await until(async () => !(await heldHere(file)), 'the worker letting the cancelled load go', 30_000);
     assert.equal(provider().models.isKnown(file), false, 'the view forgot the cancelled load');
     // Expanded again: a new load, and the rows.
-    await tv().reveal(session, { expand: true, select: false, focus: false });
+    await revealRow(tv(), session, { expand: true, select: false, focus: false });
     await until(async () => (await provider().getChildren(session)).some((n) => n.kind === 'run' || n.kind === 'entry'), 'the rows after expanding again', 240_000);
     assert.equal(await heldHere(file), true);
     assert.deepEqual(provider().models.holdsOf(file), ['expanded']);

@@ -37,6 +37,23 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+/**
+ * `treeView.reveal`, tried again for up to 20 s while VS Code refuses it because the view is still
+ * being redrawn (a refresh, a file change, a grown run: "Data tree node not found", seen under load
+ * in CI). A refusal that lasts is thrown.
+ */
+export async function revealRow<T>(treeView: vscode.TreeView<T>, node: T, options: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await treeView.reveal(node, options);
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await sleep(300);
+    }
+  }
+}
+
 export const activeTab = (): vscode.Tab | undefined => vscode.window.tabGroups.activeTabGroup.activeTab;
 
 /** The active tab, when it is the session editor on `file`. */

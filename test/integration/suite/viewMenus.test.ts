@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
-import { activate, closeAllEditors, DEMO_SAMPLE, placed, sleep, until } from './util';
+import { activate, closeAllEditors, DEMO_SAMPLE, placed, revealRow, sleep, until } from './util';
 
 /** The labels of the context menu that a right click on the row showing `rowText` opens. */
 async function contextMenuOf(rowText: string): Promise<string[]> {
@@ -46,7 +46,7 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
     const session = await provider().findSession(file);
     assert.ok(session);
     await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
-    await api.sessions.treeView.reveal(session, { select: false, focus: false, expand: false });
+    await revealRow(api.sessions.treeView, session, { select: false, focus: false, expand: false });
     const menu = await contextMenuOf('Add --json to report');
     await screenshot('menu-session-web');
     assert.ok(menu.includes('Open Session'), `the session menu: ${menu.join(' | ')}`);
@@ -80,7 +80,7 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
       await until(async () => (session = await provider().findSession(file)) !== undefined, 'the workspace session is listed');
       assert.match(provider().getTreeItem(session!).contextValue ?? '', /\binWorkspace\b/);
       await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
-      await api.sessions.treeView.reveal(session!, { select: false, focus: false, expand: false });
+      await revealRow(api.sessions.treeView, session!, { select: false, focus: false, expand: false });
       const menu = await contextMenuOf('Session kept in the workspace');
       assert.ok(menu.includes('Reveal in Explorer View'), `the menu: ${menu.join(' | ')}`);
       assert.ok(!menu.includes('Reveal in File Explorer'), `offered in a browser: ${menu.join(' | ')}`);

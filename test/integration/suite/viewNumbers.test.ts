@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { frameText, harnessAvailable } from './harness';
-import { activate, closeAllEditors, editorApp, placed, until, VIEW_TYPE } from './util';
+import { activate, closeAllEditors, editorApp, placed, revealRow, until, VIEW_TYPE } from './util';
 
 describe('Sessions view: numbers that hold and times that move on (issue 14.5)', function () {
   this.timeout(120_000);
@@ -61,7 +61,7 @@ describe('Sessions view: numbers that hold and times that move on (issue 14.5)',
     const session = await provider().findSession(file);
     assert.ok(session);
     await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
-    await api.sessions.treeView.reveal(session, { select: false, focus: false, expand: false });
+    await revealRow(api.sessions.treeView, session, { select: false, focus: false, expand: false });
     const row = '.part.sidebar .monaco-list-row:has-text("A session the clock moves on")';
     assert.match(await frameText(row, { timeoutMs: 10_000 }), /just now/);
     await new Promise((r) => setTimeout(r, 1000)); // the watcher's own events for the new file pass
