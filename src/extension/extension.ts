@@ -18,7 +18,7 @@ export interface SessionLoomApi {
 export function activate(context: vscode.ExtensionContext): SessionLoomApi {
   // The thread sessions are read and held in (issue 11): the host's event loop only waits for
   // answers. dist/modelWorker.js sits beside dist/extension.js.
-  const models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js') });
+  const models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js'), indexCacheDir: path.join(context.globalStorageUri.fsPath, 'index') });
   context.subscriptions.push({ dispose: () => models.dispose() });
   const sessions = registerSessionsView(context, models);
   const history = registerHistoryView(context);

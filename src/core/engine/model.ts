@@ -11,6 +11,7 @@
 //   for xcsh, turns → steps → events for dsh — with a selected node highlighted;
 // - context()/messages()/cutEntries(): "what the model sees" at a node, in windows;
 // - refresh(): follow the file as the agent writes it.
+import type { IndexCache } from './xcsh/lazy/indexCache';
 import type { Translate } from '../l10n';
 import type { ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
 import type { SessionFormat } from '../formats/detect';
@@ -85,6 +86,8 @@ export interface ModelOptions {
   eager?: boolean;
   /** Cancels the open (the lazy index stops between read chunks with rpc's CancelledError). */
   signal?: AbortSignal;
+  /** Where the lazy model keeps the indexes of big sessions between openings (none: not kept). */
+  indexCache?: IndexCache;
   /** How far the open has read (the lazy index calls it after each read chunk; the other models do not). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }

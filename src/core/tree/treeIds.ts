@@ -35,6 +35,21 @@ export class IdTable {
     this.#slots = new Int32Array(capacityFor(expected)).fill(-1);
   }
 
+  /** The table as it is, for the index cache (indexCache.ts): positions by slot, and how many ids. */
+  parts(): { slots: Int32Array; size: number } {
+    return { slots: this.#slots, size: this.#size };
+  }
+
+  /** The table `parts()` gave, over the same ids. Null when the slots cannot be a table's (not a power of two, over-full). */
+  static fromParts(idAt: IdAt, slots: Int32Array, size: number): IdTable | null {
+    const cap = slots.length;
+    if (cap < 16 || (cap & (cap - 1)) !== 0 || !Number.isInteger(size) || size < 0 || size * 2 > cap) return null;
+    const t = new IdTable(idAt, 0);
+    t.#slots = slots;
+    t.#size = size;
+    return t;
+  }
+
   /** Distinct ids. */
   get size(): number {
     return this.#size;

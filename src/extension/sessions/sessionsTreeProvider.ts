@@ -169,8 +169,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   // ---------- TreeDataProvider ----------
 
+  /** How many times the top level was answered: a test waits for VS Code to list the rows again after a refresh before revealing one. */
+  rootAnswers = 0;
+
   async getChildren(node?: LoomNode): Promise<LoomNode[]> {
-    if (!node) return this.topLevel();
+    if (!node) {
+      const top = await this.topLevel();
+      this.rootAnswers++;
+      return top;
+    }
     switch (node.kind) {
       case 'project':
         return this.rankedSessions(node.info.sessions).map((m) => this.listing.sessionNode(m, node));

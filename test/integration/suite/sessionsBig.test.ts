@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { frameText, harnessAvailable, screenshot } from './harness';
-import { activate, revealRow, sleep, until } from './util';
+import { activate, relistSessions, revealRow, sleep, until } from './util';
 
 const PROJECT = '--work-loom-big--';
 
@@ -36,7 +36,7 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
   }
 
   async function sessionNode(file: string): Promise<SessionNode> {
-    provider().refresh();
+    await relistSessions(api);
     const s = await provider().findSession(file);
     assert.ok(s, `${file} is listed`);
     return s;
@@ -98,6 +98,31 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     // The host thread never parses the session (the model worker does): a stall this long means
     // something loaded it on the host again.
     assert.ok(delay.max < 500e6, `the extension host's event loop stalled for ${ms(delay.max)} ms`);
+    await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
+    // Expanded again after a Refresh (which lets go of every session): its index comes from the
+    // cache the first opening wrote (big sessions only: ≥ 16 MB), not from another pass.
+    const cacheDir = api.sessions.models.indexCacheDir;
+    assert.ok(cacheDir, 'the extension gives the worker an index cache folder');
+    await until(() => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.endsWith('.slix')), 'the index of the big session in the cache folder', 60_000);
+    const relisted = await sessionNode(file);
+    await until(async () => !(await heldHere(file)), 'the worker letting the session go', 60_000);
+    // Marked old: an open that uses it marks it used; a full pass would write a new file (a new inode).
+    const cached = path.join(cacheDir, fs.readdirSync(cacheDir).find((f) => f.endsWith('.slix'))!);
+    fs.utimesSync(cached, new Date(0), new Date(0));
+    const cachedIno = fs.statSync(cached).ino;
+    await sleep(1_000);
+    const again = monitorEventLoopDelay({ resolution: 10 });
+    again.enable();
+    const t2 = Date.now();
+    await revealRow(tv(), relisted, { expand: true, select: false, focus: false });
+    await until(async () => (provider().models.peek(file) ? await provider().getChildren(relisted) : []).some((n) => n.kind === 'run' || n.kind === 'entry'), 'the branch rows again', 240_000);
+    if (harnessAvailable()) await frameText('.part.sidebar .monaco-list-row[aria-level="3"]', { timeoutMs: 60_000 });
+    const expandedAgain = Date.now() - t2;
+    again.disable();
+    assert.equal(fs.statSync(cached).ino, cachedIno, 'the cache file was not written again');
+    assert.ok(fs.statSync(cached).mtimeMs > 0, 'the open used the cached index (and marked it used)');
+    console.log(`[perf] Sessions view, ${sizeLabel}-entry session expanded again (its index from the cache): branch rows ${expandedAgain} ms; host event-loop delay max ${ms(again.max)} ms, p99 ${ms(again.percentile(99))} ms`);
+    assert.ok(again.max < 500e6, `the extension host's event loop stalled for ${ms(again.max)} ms`);
     await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
     // Let go of it: the next test measures its own.
     provider().models.release(file);

@@ -54,6 +54,19 @@ export async function revealRow<T>(treeView: vscode.TreeView<T>, node: T, option
   }
 }
 
+/**
+ * Refreshes the Sessions view and waits until VS Code has listed its top level again: a reveal
+ * that races that redraw can leave a row drawn expanded with none of its rows shown (seen in
+ * code-server 1.100; every later reveal under that row then selects nothing).
+ */
+export async function relistSessions(api: SessionLoomApi): Promise<void> {
+  const p = api.sessions.provider;
+  const before = p.rootAnswers;
+  p.refresh();
+  if (api.sessions.treeView.visible) await until(() => p.rootAnswers > before, 'VS Code listing the Sessions view again', 20_000);
+  await sleep(300);
+}
+
 export const activeTab = (): vscode.Tab | undefined => vscode.window.tabGroups.activeTabGroup.activeTab;
 
 /** The active tab, when it is the session editor on `file`. */

@@ -30,6 +30,8 @@ export interface ModelHostOptions {
   execArgv?: string[];
   /** The worker's heap limit in MB (default: Node's, from the machine's memory). */
   maxOldGenerationSizeMb?: number;
+  /** Where the worker keeps big sessions' indexes between openings (indexCache.ts); none: not kept. */
+  indexCacheDir?: string;
 }
 
 /**
@@ -48,11 +50,17 @@ export class ModelHost {
 
   constructor(private readonly options: ModelHostOptions) {}
 
+  /** Where the worker keeps big sessions' indexes (undefined: not kept). */
+  get indexCacheDir(): string | undefined {
+    return this.options.indexCacheDir;
+  }
+
   #connect(): Connection {
     if (this.#disposed) throw new Error('the session worker was shut down');
     if (this.#conn) return this.#conn;
     const worker = new Worker(this.options.workerFile, {
       ...(this.options.execArgv ? { execArgv: this.options.execArgv } : {}),
+      ...(this.options.indexCacheDir ? { workerData: { indexCacheDir: this.options.indexCacheDir } } : {}),
       resourceLimits: { ...MODEL_WORKER_LIMITS, ...(this.options.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb } : {}) },
     });
     const conn: Connection = { worker, rpc: new RpcClient(worker), generation: ++this.#generation };

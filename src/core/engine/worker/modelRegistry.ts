@@ -11,6 +11,7 @@ import type { SessionFormat } from '../../formats/detect';
 import { CancelledError } from '../rpc';
 import type { SessionModel } from '../model';
 import { openSessionModel } from '../openModel';
+import { IndexCache } from '../xcsh/lazy/indexCache';
 
 export interface OpenParams {
   path: string;
@@ -79,8 +80,19 @@ export function bundleTranslate(bundle: Record<string, string> | undefined): Tra
   return (message, ...args) => english(bundle[message] ?? message, ...args);
 }
 
+export interface RegistryOptions {
+  /** Where big sessions' indexes are kept between openings (indexCache.ts); none: not kept. */
+  indexCacheDir?: string;
+}
+
 export class ModelRegistry {
   #next = 1;
+  readonly #indexCache: IndexCache | undefined;
+
+  constructor(opts: RegistryOptions = {}) {
+    this.#indexCache = opts.indexCacheDir ? new IndexCache(opts.indexCacheDir) : undefined;
+  }
+
   readonly #byKey = new Map<string, Slot>();
   readonly #byHandle = new Map<number, Slot>();
 
@@ -115,6 +127,7 @@ export class ModelRegistry {
         signal: loading.signal,
         onProgress: progress,
         l10nT: bundleTranslate(p.bundle),
+        ...(this.#indexCache ? { indexCache: this.#indexCache } : {}),
         ...(p.blobDir ? { blobDir: p.blobDir } : {}),
         ...(p.dshHome ? { dshHome: p.dshHome } : {}),
         ...(p.session !== undefined ? { session: p.session } : {}),

@@ -4,7 +4,7 @@
 // what the editor shows is computed by exactly the code the tests check.
 //
 // Bundled as dist/modelWorker.js; the host side is ./modelHost.ts.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { countMessages } from '../../formats/xcsh/countMessages';
 import { serve } from '../rpc';
 import { peekSessionTail } from '../xcsh/tailPeek';
@@ -13,7 +13,8 @@ import { lowerThisThreadPriority } from './threadPriority';
 
 if (!parentPort) throw new Error('modelWorker.js runs as a worker thread');
 lowerThisThreadPriority();
-const registry = new ModelRegistry();
+const { indexCacheDir } = (workerData ?? {}) as { indexCacheDir?: string };
+const registry = new ModelRegistry(indexCacheDir ? { indexCacheDir } : {});
 serve(parentPort, {
   open: (p, signal) => registry.open(p as OpenParams, signal),
   call: (p) => registry.call(p as CallParams),

@@ -23,6 +23,13 @@ export class Column<T extends TypedArray> {
     c.length = a.length;
     return c;
   }
+  /** A column over `a` itself (full: the next push copies it to a bigger one): an index read back from the cache. */
+  static over<T extends TypedArray>(ctor: Ctor<T>, a: T): Column<T> {
+    const c = new Column(ctor, 0);
+    c.#a = a;
+    c.length = a.length;
+    return c;
+  }
   get capacity(): number {
     return this.#a.length;
   }
@@ -35,7 +42,7 @@ export class Column<T extends TypedArray> {
   }
   push(v: number): void {
     if (this.length === this.#a.length) {
-      const b = new this.ctor(this.#a.length * 2);
+      const b = new this.ctor(Math.max(16, this.#a.length * 2));
       b.set(this.#a as never);
       this.#a = b;
     }
@@ -73,8 +80,8 @@ export class PackedStrings {
   readonly #blocks: string[] = [];
   #pending: string[] = [];
   #pendingLen = 0;
-  readonly #ends = new Column(Uint32Array);
-  readonly #nulls = new Column(Uint8Array);
+  #ends = new Column(Uint32Array);
+  #nulls = new Column(Uint8Array);
 
   get length(): number {
     return this.#ends.length;
@@ -124,6 +131,34 @@ export class PackedStrings {
     return this.#block(i >>> BLOCK_SHIFT).startsWith(s, start);
   }
 
+  /** What the strings are made of, for the index cache (indexCache.ts): the open block joined as the last one. */
+  parts(): { blocks: string[]; ends: Uint32Array; nulls: Uint8Array } {
+    const blocks = this.#blocks.slice();
+    if (this.#ends.length & (BLOCK - 1)) blocks.push(this.#block(this.#blocks.length));
+    return { blocks, ends: this.#ends.trimmed(), nulls: this.#nulls.trimmed() };
+  }
+
+  /** The strings `parts()` gave (pushes may go on after). Null when the parts do not fit together. */
+  static fromParts(parts: { blocks: string[]; ends: Uint32Array; nulls: Uint8Array }): PackedStrings | null {
+    const { blocks, ends, nulls } = parts;
+    const n = ends.length;
+    if (nulls.length !== n || blocks.length !== Math.ceil(n / BLOCK)) return null;
+    const p = new PackedStrings();
+    const full = n >>> BLOCK_SHIFT;
+    for (let b = 0; b < blocks.length; b++) {
+      const last = Math.min(n, (b + 1) * BLOCK) - 1;
+      if (typeof blocks[b] !== 'string' || ends[last] !== blocks[b]!.length) return null;
+      if (b < full) p.#blocks.push(blocks[b]!);
+    }
+    if (full < blocks.length) {
+      p.#pending = [blocks[full]!];
+      p.#pendingLen = blocks[full]!.length;
+    }
+    p.#ends = Column.over(Uint32Array, ends as Uint32Array<ArrayBuffer>);
+    p.#nulls = Column.over(Uint8Array, nulls as Uint8Array<ArrayBuffer>);
+    return p;
+  }
+
   /** Bytes held (for the bench's bytes-per-entry figure): two per UTF-16 unit, at most. */
   approxBytes(): number {
     let chars = this.#pendingLen;
@@ -136,6 +171,12 @@ export class PackedStrings {
 export class Interner {
   readonly list: string[] = [];
   readonly #map = new Map<string, number>();
+  /** The interner that gave `list` (codes are positions in it). */
+  static of(list: readonly string[]): Interner {
+    const it = new Interner();
+    for (const s of list) it.code(s);
+    return it;
+  }
   code(s: string): number {
     let c = this.#map.get(s);
     if (c === undefined) {

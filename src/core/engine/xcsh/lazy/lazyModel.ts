@@ -21,6 +21,7 @@ import { ViewFlag } from '../../../tree/treeView';
 import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
 import { BodyReader } from './bodyReader';
 import { LazyContexts, rowDisplayOf } from './lazyContext';
+import type { IndexCache } from './indexCache';
 import { appendLazyIndex, buildLazyIndex, type LazyIndexData } from './lazyIndex';
 import { LazyTree } from './lazyTree';
 
@@ -100,9 +101,30 @@ export class LazyXcshModel implements SessionModel {
 
   /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
   static async tryOpen(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel | null> {
+    const blobs = (): BlobStore => new BlobStore(opts.blobDir || defaultBlobDir());
+    const cache = opts.indexCache;
+    if (cache) {
+      // The index of an earlier opening, brought up to date by reading only what was appended since.
+      const cached = await cache.load(path);
+      if (cached) {
+        const up = await appendLazyIndex(cached, opts.signal ? { signal: opts.signal } : {});
+        if (up.kind !== 'full') return new LazyXcshModel(path, up.kind === 'appended' ? up.index : cached, blobs(), opts);
+      }
+    }
     const r = await buildLazyIndex(path, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
     if (r.kind === 'fallback') return null;
-    return new LazyXcshModel(path, r.index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
+    const model = new LazyXcshModel(path, r.index, blobs(), opts);
+    if (cache) model.#keep(cache, r.index);
+    return model;
+  }
+
+  /**
+   * Writes the index to the cache in the background. In the refresh queue: a tail read grows the
+   * tree's links in place, and must not run while they are being written.
+   */
+  #keep(cache: IndexCache, ix: LazyIndexData): void {
+    const run = this.#refreshing.catch(() => undefined).then(() => cache.save(ix));
+    this.#refreshing = run;
   }
 
   /** The index behind the model (the bench reports its size). */
