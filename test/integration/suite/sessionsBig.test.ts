@@ -11,6 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
+import { IndexCache } from '../../../src/core/engine/xcsh/lazy/indexCache';
 import { frameText, harnessAvailable, screenshot } from './harness';
 import { activate, relistSessions, revealRow, sleep, until } from './util';
 
@@ -103,11 +104,11 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     // cache the first opening wrote (big sessions only: ≥ 16 MB), not from another pass.
     const cacheDir = api.sessions.models.indexCacheDir;
     assert.ok(cacheDir, 'the extension gives the worker an index cache folder');
-    await until(() => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.endsWith('.slix')), 'the index of the big session in the cache folder', 60_000);
+    const cached = new IndexCache(cacheDir).fileFor(file);
+    await until(() => fs.existsSync(cached), 'the index of the big session in the cache folder', 60_000);
     const relisted = await sessionNode(file);
     await until(async () => !(await heldHere(file)), 'the worker letting the session go', 60_000);
     // Marked old: an open that uses it marks it used; a full pass would write a new file (a new inode).
-    const cached = path.join(cacheDir, fs.readdirSync(cacheDir).find((f) => f.endsWith('.slix'))!);
     fs.utimesSync(cached, new Date(0), new Date(0));
     const cachedIno = fs.statSync(cached).ino;
     await sleep(1_000);
