@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
 import type { TreeFilter } from '../../src/protocol/messages';
+import type { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
 
@@ -95,4 +96,20 @@ export async function assertSameBranches(eager: SessionModel, lazy: SessionModel
       assert.deepEqual(await lazy.searchHit!(q), await eager.searchHit!(q), `searchHit ${filter} "${search}"`);
     }
   }
+}
+
+/** Some leaves, some inner entries, the deepest leaf, the compactions: where contexts differ. */
+export function probeIds(eager: XcshModel, count = 8): string[] {
+  const index = eager.snapshot.index;
+  const leaves = index.leaves();
+  const ids = new Set<string>([...leaves.slice(0, 3), ...leaves.slice(-3)]);
+  const deepest = index.deepestLeaf();
+  if (deepest) ids.add(deepest);
+  const entries = index.entries;
+  for (let k = 1; k < count; k++) {
+    const e = entries[Math.floor((entries.length * k) / count)];
+    if (e) ids.add(e.id);
+  }
+  for (const e of entries) if (e.type === 'compaction') ids.add(e.id);
+  return [...ids].slice(0, count + 8);
 }

@@ -17,26 +17,10 @@ import { CancelledError } from '../../src/core/engine/rpc';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
 import { migratedCopy } from '../helpers/migrated';
-import { assertSameAnswers, assertSameBranches } from '../helpers/modelParity';
+import { assertSameAnswers, assertSameBranches, probeIds } from '../helpers/modelParity';
 import { fileArb, renderFile } from '../helpers/generatedV3';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-lazy-'));
-
-/** Some leaves, some inner entries, the deepest leaf, the compactions: where contexts differ. */
-function probeIds(eager: XcshModel, count = 8): string[] {
-  const index = eager.snapshot.index;
-  const leaves = index.leaves();
-  const ids = new Set<string>([...leaves.slice(0, 3), ...leaves.slice(-3)]);
-  const deepest = index.deepestLeaf();
-  if (deepest) ids.add(deepest);
-  const entries = index.entries;
-  for (let k = 1; k < count; k++) {
-    const e = entries[Math.floor((entries.length * k) / count)];
-    if (e) ids.add(e.id);
-  }
-  for (const e of entries) if (e.type === 'compaction') ids.add(e.id);
-  return [...ids].slice(0, count + 8);
-}
 
 async function both(path: string): Promise<{ eager: XcshModel; lazy: LazyXcshModel }> {
   const eager = await XcshModel.open(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
