@@ -5,10 +5,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from '../../bench/generate';
+import { IndexCache } from '../../src/core/engine/xcsh/lazy/indexCache';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import { REPO_ROOT } from '../helpers/fixtures';
 
@@ -28,7 +29,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The CLI under a small heap, stdout to a file (the test process does not buffer it). */
 function boundedCli(outFile: string, ...args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync('sh', ['-c', `exec "$0" --max-old-space-size=${HEAP_MB} "$@" > "${outFile}"`, process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') };
+  const r = spawnSync('sh', ['-c', `exec "$0" --max-old-space-size=${HEAP_MB} "$@" > "${outFile}"`, process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, env });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -44,6 +46,21 @@ test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and pr
   assert.equal(ctx.messages.length, info.messageCount);
   assert.equal(ctx.messageSources.length, info.messageCount);
   assert.ok(info.messageCount > 10_000, 'a context far bigger than one window');
+});
+
+test('the CLI keeps a big session\'s index in its cache folder: the next command opens it from there (the cache file used, not rewritten) and prints the same', () => {
+  const cacheFile = new IndexCache(join(dir, 'cache', 'session-loom', 'index')).fileFor(big);
+  const first = join(dir, 'context-1.json');
+  assert.equal(boundedCli(first, 'context', big).status, 0);
+  assert.ok(existsSync(cacheFile), 'the index was kept');
+  utimesSync(cacheFile, new Date(0), new Date(0));
+  const ino = statSync(cacheFile).ino;
+  const second = join(dir, 'context-2.json');
+  const r = boundedCli(second, 'context', big);
+  assert.equal(r.status, 0, r.stderr.slice(-2000));
+  assert.ok(readFileSync(second).equals(readFileSync(first)), 'the same context, byte for byte');
+  assert.equal(statSync(cacheFile).ino, ino, 'not written again');
+  assert.ok(statSync(cacheFile).mtimeMs > 0, 'used (a use marks it recent)');
 });
 
 test(`doctor (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: clean, every entry counted`, async () => {

@@ -3,15 +3,18 @@
 // byte range a window at a time and written out as they are read, so a 2 GB session needs a
 // window's memory, not the file's. The output is byte for byte the eager path's (read.ts), which
 // still answers every file outside the scope (test/unit/cliLazyRead.test.ts compares the two).
+import { join } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostics';
 import { checkBlobRefs, resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
 import { emptyContext, type ContextMessage } from '../../core/formats/xcsh/context';
 import { BodyReader } from '../../core/engine/xcsh/lazy/bodyReader';
 import { scanBodyWindows } from '../../core/engine/xcsh/lazy/bodyScan';
 import { LazyContexts } from '../../core/engine/xcsh/lazy/lazyContext';
-import { buildLazyIndex, type LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
+import { cachedOrBuiltIndex, IndexCache } from '../../core/engine/xcsh/lazy/indexCache';
+import type { LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
 import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
 import { rawContextHead, streamRawMessages } from '../../core/engine/xcsh/lazy/rawContext';
+import { cliCacheDir } from '../ownWrites';
 import { jsonForTerminal } from '../terminalText';
 import { CliError, writeJson, type Io } from '../util';
 
@@ -21,11 +24,19 @@ import { CliError, writeJson, type Io } from '../util';
  */
 export const readPaths = { eager: false };
 
-/** The lazy index of a file in its scope; null when the eager document must read it. */
+/**
+ * The lazy index of a file in its scope; null when the eager document must read it. A big
+ * session's index is kept in the CLI's cache folder (`index/`, as the extension keeps its own):
+ * the next command on it reads only what was appended since (indexCache.ts says when a cached
+ * index is used, and when the file is read in full instead).
+ */
 export async function lazyIndexOrNull(file: string): Promise<LazyIndexData | null> {
   if (readPaths.eager) return null;
-  const r = await buildLazyIndex(file);
-  return r.kind === 'indexed' ? r.index : null;
+  const cache = new IndexCache(join(cliCacheDir(), 'index'));
+  const { outcome, built } = await cachedOrBuiltIndex(file, cache);
+  if (outcome.kind !== 'indexed') return null;
+  if (built) await cache.save(outcome.index);
+  return outcome.index;
 }
 
 const byLine = (a: Diagnostic, b: Diagnostic): number => a.line - b.line;

@@ -2,7 +2,6 @@
 // (the agents' prompt history database). Both read only: the index is a cache of ours in a cache
 // directory, the history database is opened as a lock-free snapshot.
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultSessionRoots } from '../../core/discovery/discovery';
 import { defaultHistoryPaths, describeHistoryError, HistoryError, openPromptHistory } from '../../core/history/promptHistory';
@@ -12,6 +11,7 @@ import { IndexLockedError } from '../../core/search/indexLock';
 import { SessionSearchIndex } from '../../core/search/searchIndex';
 import { hasPositiveTerms } from '../../core/search/queryLanguage';
 import { markSnippet } from '../../core/search/snippet';
+import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal } from '../terminalText';
 import { CliError, parse, UsageError, writeJson, type Io } from '../util';
 
@@ -22,12 +22,6 @@ export const USAGE = {
 
 export const QUERY_HELP = `query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude,
        role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01`;
-
-/** The cache folder the CLI keeps its search index in: $XDG_CACHE_HOME/session-loom, else ~/.cache/session-loom. */
-export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'session-loom');
-}
 
 async function requireDirs(dirs: readonly string[]): Promise<void> {
   for (const d of dirs) {

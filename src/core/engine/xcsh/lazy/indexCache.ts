@@ -19,7 +19,7 @@ import { readFileIdentity } from '../../../formats/xcsh/load';
 import { IdTable } from '../../../tree/treeIds';
 import type { TreeState } from '../../../tree/treeState';
 import { Interner, PackedStrings } from './columns';
-import type { LazyIndexData, Payload } from './lazyIndex';
+import { appendLazyIndex, buildLazyIndex, type IndexOptions, type IndexOutcome, type LazyIndexData, type Payload } from './lazyIndex';
 
 const MAGIC = 0x58494c53; // "SLIX", little-endian
 /**
@@ -457,4 +457,20 @@ export class IndexCache {
       if (k > 0 && (k >= this.maxFiles || bytes > this.maxBytes)) await rm(nodePath.join(this.dir, f), { force: true });
     }
   }
+}
+
+/**
+ * A file's lazy index: from `cache` when it holds this file's, brought up to date by a tail read,
+ * else from a full pass. `built`: a full pass made it (the caller keeps it in the cache, when and
+ * how suits it: the model worker in the background, the CLI before it exits).
+ */
+export async function cachedOrBuiltIndex(path: string, cache: IndexCache | undefined, opts: IndexOptions = {}): Promise<{ outcome: IndexOutcome; built: boolean }> {
+  if (cache) {
+    const cached = await cache.load(path);
+    if (cached) {
+      const up = await appendLazyIndex(cached, opts.signal ? { signal: opts.signal } : {});
+      if (up.kind !== 'full') return { outcome: { kind: 'indexed', index: up.kind === 'appended' ? up.index : cached }, built: false };
+    }
+  }
+  return { outcome: await buildLazyIndex(path, opts), built: true };
 }

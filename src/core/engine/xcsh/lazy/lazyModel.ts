@@ -21,7 +21,7 @@ import { ViewFlag } from '../../../tree/treeView';
 import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
 import { BodyReader } from './bodyReader';
 import { LazyContexts, rowDisplayOf } from './lazyContext';
-import type { IndexCache } from './indexCache';
+import { cachedOrBuiltIndex, type IndexCache } from './indexCache';
 import { appendLazyIndex, buildLazyIndex, type LazyIndexData } from './lazyIndex';
 import { LazyTree } from './lazyTree';
 
@@ -101,20 +101,11 @@ export class LazyXcshModel implements SessionModel {
 
   /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
   static async tryOpen(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel | null> {
-    const blobs = (): BlobStore => new BlobStore(opts.blobDir || defaultBlobDir());
     const cache = opts.indexCache;
-    if (cache) {
-      // The index of an earlier opening, brought up to date by reading only what was appended since.
-      const cached = await cache.load(path);
-      if (cached) {
-        const up = await appendLazyIndex(cached, opts.signal ? { signal: opts.signal } : {});
-        if (up.kind !== 'full') return new LazyXcshModel(path, up.kind === 'appended' ? up.index : cached, blobs(), opts);
-      }
-    }
-    const r = await buildLazyIndex(path, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-    if (r.kind === 'fallback') return null;
-    const model = new LazyXcshModel(path, r.index, blobs(), opts);
-    if (cache) model.#keep(cache, r.index);
+    const { outcome, built } = await cachedOrBuiltIndex(path, cache, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    if (outcome.kind === 'fallback') return null;
+    const model = new LazyXcshModel(path, outcome.index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
+    if (cache && built) model.#keep(cache, outcome.index);
     return model;
   }
 
