@@ -68,6 +68,8 @@ export async function revealAndSelect(
   const deadline = started + REVEAL_PATIENCE_MS;
   try {
     for (let attempt = 0; node && !movedOn && (attempt < 4 || Date.now() < deadline); attempt++) {
+      // Never while VS Code redraws the whole view (a filter or search just reset, a refresh).
+      await provider.whenListed();
       try {
         await tv.reveal(node, { select: true, focus, expand: false });
       } catch (e) {

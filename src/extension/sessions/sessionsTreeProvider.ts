@@ -107,6 +107,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     this.search.dispose();
     this.clock.dispose();
     this.watcher.dispose();
+    this.relistWatch.dispose();
     this.changed.dispose();
   }
 
@@ -169,13 +170,39 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   // ---------- TreeDataProvider ----------
 
-  /** How many times the top level was answered: a test waits for VS Code to list the rows again after a refresh before revealing one. */
-  rootAnswers = 0;
+  /** A whole-view refresh was fired and VS Code has not asked for the top level since. */
+  private relistPending = false;
+  private relistWaiters: (() => void)[] = [];
+  private readonly relistWatch = this.changed.event((node) => {
+    if (node === undefined) this.relistPending = true;
+  });
+
+  /**
+   * Resolves once VS Code has asked for the top level after the last whole-view refresh (at once
+   * when none is pending or the view is hidden; after `timeoutMs` at the latest). A reveal that
+   * races that redraw can leave the row it expands drawn expanded with none of its rows, for good
+   * (seen in VS Code 1.100): reveals wait for this first.
+   */
+  whenListed(timeoutMs = 5_000): Promise<void> {
+    if (!this.relistPending || !this.treeView?.visible) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.relistWaiters.push(done);
+    });
+  }
 
   async getChildren(node?: LoomNode): Promise<LoomNode[]> {
     if (!node) {
       const top = await this.topLevel();
-      this.rootAnswers++;
+      this.relistPending = false;
+      const waiting = this.relistWaiters;
+      this.relistWaiters = [];
+      // After VS Code has the answer (it is sent when this returns).
+      if (waiting.length > 0) setTimeout(() => waiting.forEach((w) => w()), 0);
       return top;
     }
     switch (node.kind) {

@@ -61,9 +61,8 @@ export async function revealRow<T>(treeView: vscode.TreeView<T>, node: T, option
  */
 export async function relistSessions(api: SessionLoomApi): Promise<void> {
   const p = api.sessions.provider;
-  const before = p.rootAnswers;
   p.refresh();
-  if (api.sessions.treeView.visible) await until(() => p.rootAnswers > before, 'VS Code listing the Sessions view again', 20_000);
+  await p.whenListed(20_000);
   await sleep(300);
 }
 
