@@ -225,7 +225,7 @@ const isInt = (x: unknown, min = 0): x is number => Number.isInteger(x) && (x as
  * cache of it (another format, another path, torn, parts that do not fit together). It says
  * nothing about whether the session still matches: see IndexCache.load.
  */
-export async function readIndexFile(file: string, sessionPath: string): Promise<LazyIndexData | null> {
+export async function readIndexFile(file: string, sessionPath: string, accept?: (ix: Head['ix']) => Promise<boolean>): Promise<LazyIndexData | null> {
   let fh;
   try {
     fh = await open(file, 'r');
@@ -248,6 +248,8 @@ export async function readIndexFile(file: string, sessionPath: string): Promise<
       return null;
     }
     if (head?.format !== INDEX_CACHE_FORMAT || head.path !== sessionPath || !Array.isArray(head.sections) || !head.ix || !head.tree) return null;
+    // Asked before the columns are read: a cache of a file since replaced costs its head only.
+    if (accept && !(await accept(head.ix))) return null;
     const dataStart = align8(12 + jsonLen);
     const cols = new Map<string, Typed>();
     for (const s of head.sections) {
@@ -411,11 +413,14 @@ export class IndexCache {
     }
     if (st.size < this.minBytes) return null;
     const file = this.fileFor(sessionPath);
-    const ix = await readIndexFile(file, sessionPath).catch(() => null);
-    if (!ix || !ix.identity) return null;
-    if (st.dev !== ix.stat.dev || st.ino !== ix.stat.ino || st.size < ix.bytes) return null;
-    const now = await readFileIdentity(sessionPath, ix.bytes, st).catch(() => null);
-    if (!now || now.head !== ix.identity.head || now.seam !== ix.identity.seam) return null;
+    const sameFile = async (h: Head['ix']): Promise<boolean> => {
+      const id = h.identity;
+      if (!id || !h.stat || st.dev !== h.stat.dev || st.ino !== h.stat.ino || !isInt(h.bytes) || st.size < h.bytes) return false;
+      const now = await readFileIdentity(sessionPath, h.bytes, st).catch(() => null);
+      return now !== null && now.head === id.head && now.seam === id.seam;
+    };
+    const ix = await readIndexFile(file, sessionPath, sameFile).catch(() => null);
+    if (!ix) return null;
     // Recently used: the last to be evicted.
     const t = new Date();
     await utimes(file, t, t).catch(() => undefined);
