@@ -55,9 +55,12 @@ export class BranchNodes {
     run.shown = Math.min(run.facts.count, Math.max(run.shown, RUN_PAGE));
     if (run.loaded.length < run.shown) {
       const page = (await vs.model.runEntries?.(q, run.facts.firstId, run.loaded.length, run.shown - run.loaded.length)) ?? [];
-      if (run.loadedFor === key) run.loaded.push(...page.map((e) => this.runEntryNode(run, e)));
+      if (run.loadedFor === key) run.loaded.push(...page);
     }
-    const out: LoomNode[] = run.loaded.slice(0, run.shown);
+    // Nodes made afresh from what this query read: an entry's node is shared by every filter's run
+    // that shows it, and the last one listed it set its parent, row and branches (a reveal after
+    // switching filters back and forth walked up to a run the view did not show, and selected nothing).
+    const out: LoomNode[] = run.loaded.slice(0, run.shown).map((e) => this.runEntryNode(run, e));
     const remaining = run.facts.count - out.length;
     if (remaining > 0) {
       const more = this.cachedMore(run);

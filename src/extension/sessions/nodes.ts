@@ -1,7 +1,7 @@
 // The node classes of the Sessions tree, one per level. Nodes are created once per id and reused
 // (the provider caches them), so `onDidChangeTreeData.fire(node)` and `reveal(node)` always name
 // the object VS Code already knows, and expanded rows stay expanded across refreshes.
-import type { EntryFacts } from '../../core/engine/model';
+import type { EntryFacts, RunEntry } from '../../core/engine/model';
 import type { DiagnosticView, TreeRow } from '../../protocol/messages';
 import type { ProjectInfo, SessionMeta } from './catalog';
 
@@ -55,8 +55,12 @@ export class RunNode {
   readonly kind = 'run';
   /** How many of its entries the row shows (pages of RUN_PAGE; "Show more" adds one). */
   shown = 0;
-  /** The entry rows read so far, for `loadedFor` (the session's stamp and query). */
-  loaded: EntryNode[] = [];
+  /**
+   * The entries read so far, for `loadedFor` (the session's stamp and query): the model's answer,
+   * not nodes, since an entry's node is shared by every filter's run that shows it and each sets
+   * its parent, row and branches afresh when it lists it.
+   */
+  loaded: RunEntry[] = [];
   loadedFor = '';
   constructor(
     public session: SessionNode,

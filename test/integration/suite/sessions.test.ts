@@ -566,6 +566,20 @@ describe('sessions view', function () {
     assert.equal(hidden?.id, `${file}#ffff0006`);
   });
 
+  it('reveals an entry the search hides: the search is cleared, the filter shows everything, and the entry is selected', async () => {
+    const file = path.join(projectDir, '2026-01-05T10-00-00-000Z_f0000000000000a1.jsonl');
+    await provider().setSearch('zzz-nothing-matches-this');
+    const revealed = await vscode.commands.executeCommand<LoomNode>('sessionLoom.revealEntry', vscode.Uri.file(file), 'gggg0007');
+    assert.equal(revealed?.id, `${file}#gggg0007`);
+    assert.equal(provider().query, '', 'the search was cleared');
+    assert.equal(provider().filter, 'all');
+    assert.deepEqual(
+      api.sessions.treeView?.selection.map((n) => n.id),
+      [`${file}#gggg0007`],
+      'the entry row is selected',
+    );
+  });
+
   it('searches every session in the view, and clearing the search keeps what the user expanded', async function () {
     const dir = path.join(sessionsRoot(), '--work-loom-search--');
     fs.mkdirSync(dir, { recursive: true });
