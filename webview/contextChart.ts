@@ -9,9 +9,7 @@
 // webview that must also work offline in an exported page.
 import * as l10n from '@vscode/l10n';
 import { h } from './dom';
-import type { ChartPoint, ModelTotals } from './chartData';
-
-export { chartPoints, modelTotals } from './chartData';
+import type { ChartPoint, ModelTotals } from '../src/protocol/chartData';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

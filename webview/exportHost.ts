@@ -5,6 +5,7 @@
 //
 // Loaded as a classic script before the webview's module script (modules run after classic
 // scripts), so `acquireVsCodeApi` exists when rpc.ts asks for it.
+import { CHART_MAX_MESSAGES, chartPoints, modelTotals } from '../src/protocol/chartData';
 import type { ExportData, ExportedContext } from '../src/protocol/exportData';
 import type { HostToWebview, TreeRow, WebviewState, WebviewToHost } from '../src/protocol/messages';
 
@@ -67,6 +68,13 @@ function answer(req: Req): unknown {
     case 'getCutEntries': {
       const c = contextOf(req.params.leafId);
       return { revision, items: c.cut.slice(req.params.start, req.params.start + req.params.count).map((i) => data.pool[i]!) };
+    }
+    case 'getChart': {
+      const c = contextOf(req.params.leafId);
+      if (c.info.messageCount > CHART_MAX_MESSAGES) return { leafId: c.info.leafId, omitted: true, points: [], totals: [] };
+      const msgs = c.messages.map((i) => data.pool[i]!);
+      const cut = c.cut.slice(0, CHART_MAX_MESSAGES).map((i) => data.pool[i]!);
+      return { leafId: c.info.leafId, omitted: false, points: chartPoints(c.info, msgs, cut), totals: modelTotals(msgs, cut) };
     }
     case 'getTree': {
       const p = req.params;

@@ -11,7 +11,7 @@ import { renderHeader } from './headerBar';
 import type { RowActions } from './messageRow';
 import { renderPeek } from './peekView';
 import { ContextPreview } from './preview';
-import { chartPoints, modelTotals, renderContextChart } from './contextChart';
+import { renderContextChart } from './contextChart';
 import { lastAnswerAt, loadState, onHostMessage, post, request, saveState } from './rpc';
 
 const scriptStart = performance.now();
@@ -126,23 +126,15 @@ function nameLeaf(): void {
 const headerSlot = h('div', { class: 'sl-header-slot' });
 const chartSlot = h('div', { class: 'sl-chart-slot' });
 
-/** Past this many messages the chart is left out: it would fetch the whole context for one line. */
-const CHART_MAX_MESSAGES = 20_000;
 let chartGeneration = 0;
 
-/** The context-size chart of the branch at `leafId` (contextChart.ts), fetched in windows. */
+/** The context-size chart of the branch at `leafId` (contextChart.ts): its points, computed by the model. */
 async function drawChart(leafId: string | null): Promise<void> {
   const gen = ++chartGeneration;
-  const info = await request('getContext', { leafId });
-  if (info.messageCount > CHART_MAX_MESSAGES) return void chartSlot.replaceChildren();
-  const windows = async (method: 'getMessages' | 'getCutEntries', n: number) => {
-    const out = [];
-    for (let start = 0; start < n; start += 500) out.push(...(await request(method, { leafId: info.leafId, start, count: Math.min(500, n - start) })).items);
-    return out;
-  };
-  const [msgs, cut] = await Promise.all([windows('getMessages', info.messageCount), windows('getCutEntries', Math.min(info.compaction?.cutCount ?? 0, CHART_MAX_MESSAGES))]);
+  const data = await request('getChart', { leafId });
   if (gen !== chartGeneration) return;
-  const chart = renderContextChart(chartPoints(info, msgs, cut), modelTotals(msgs, cut), (index) => void preview.jumpToMessage(index).catch(showError));
+  if (data.omitted) return void chartSlot.replaceChildren();
+  const chart = renderContextChart(data.points, data.totals, (index) => void preview.jumpToMessage(index).catch(showError));
   chartSlot.replaceChildren(...(chart ? [chart] : []));
 }
 const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);

@@ -203,6 +203,31 @@ export const TreeRowSchema = z.object({
 });
 export type TreeRow = z.infer<typeof TreeRowSchema>;
 
+// ---------- the context-size chart (chartData.ts computes it) ----------
+
+export const ChartPointSchema = z.object({
+  /** Tokens in the context at this turn. */
+  tokens: z.number(),
+  /** Index in the context's messages, or null for a turn the compaction cut (not clickable). */
+  messageIndex: z.number().int().nullable(),
+  entryId: z.string(),
+  /** The first point after the compaction in effect. */
+  afterCompaction: z.boolean(),
+});
+export type ChartPoint = z.infer<typeof ChartPointSchema>;
+
+export const ModelTotalsSchema = z.object({ model: z.string(), input: z.number(), output: z.number(), cost: z.number() });
+export type ModelTotals = z.infer<typeof ModelTotalsSchema>;
+
+export const ChartDataSchema = z.object({
+  leafId: z.string().nullable(),
+  /** Left out: the context holds more messages than the chart reads for one line (CHART_MAX_MESSAGES). */
+  omitted: z.boolean(),
+  points: z.array(ChartPointSchema),
+  totals: z.array(ModelTotalsSchema),
+});
+export type ChartData = z.infer<typeof ChartDataSchema>;
+
 // ---------- requests (webview → host, answered by a response) ----------
 
 const leaf = z.string().nullable();
@@ -212,6 +237,8 @@ export const Requests = {
   getContext: { params: z.object({ leafId: leaf }), result: ContextInfoSchema },
   getMessages: { params: z.object(windowParams), result: z.object({ revision: z.number().int(), items: z.array(MessageViewSchema) }) },
   getCutEntries: { params: z.object(windowParams), result: z.object({ revision: z.number().int(), items: z.array(MessageViewSchema) }) },
+  /** The chart of the context at a leaf, computed where the model is (the webview gets no messages for it). */
+  getChart: { params: z.object({ leafId: leaf }), result: ChartDataSchema },
   getTree: {
     params: z.object({
       filter: TreeFilterSchema,
@@ -262,6 +289,7 @@ export const RequestSchema = z.discriminatedUnion('method', [
   z.object({ ...req, method: z.literal('getContext'), params: Requests.getContext.params }),
   z.object({ ...req, method: z.literal('getMessages'), params: Requests.getMessages.params }),
   z.object({ ...req, method: z.literal('getCutEntries'), params: Requests.getCutEntries.params }),
+  z.object({ ...req, method: z.literal('getChart'), params: Requests.getChart.params }),
   z.object({ ...req, method: z.literal('getTree'), params: Requests.getTree.params }),
   z.object({ ...req, method: z.literal('locate'), params: Requests.locate.params }),
   z.object({ ...req, method: z.literal('getImage'), params: Requests.getImage.params }),

@@ -47,6 +47,8 @@ export async function assertSameAnswers(eager: SessionModel, lazy: SessionModel,
     const cut = ctx.compaction?.cutCount ?? 0;
     for (let s = 0; s < cut; s += w) assert.deepEqual(await lazy.cutEntries(leafId, s, w), await eager.cutEntries(leafId, s, w), `cut ${s} at ${leafId}`);
     assert.deepEqual(await lazy.messages(leafId, ctx.messageCount, w), await eager.messages(leafId, ctx.messageCount, w), 'past the end');
+    // The chart: the lazy model reads only the assistant messages for it, and draws the same one.
+    assert.deepEqual(await lazy.chart(leafId), await eager.chart(leafId), `chart at ${leafId}`);
     for (const id of opts.leaves) if (id !== null) assert.deepEqual(await lazy.locate(leafId, id), await eager.locate(leafId, id), `locate ${id} at ${leafId}`);
     // The entry as stored (Open Output, a result's details.diff): the same object from disk as in memory.
     if (leafId !== null) assert.deepEqual(await lazy.rawEntry!(leafId), await eager.rawEntry!(leafId), `rawEntry ${leafId}`);

@@ -13,7 +13,7 @@
 // - refresh(): follow the file as the agent writes it.
 import type { IndexCache } from './xcsh/lazy/indexCache';
 import type { Translate } from '../l10n';
-import type { ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
 import type { SessionFormat } from '../formats/detect';
 import type { BranchQuery, BranchSegment, EntryFacts, RevealStep, RunEntry } from './xcsh/branchQueries';
 
@@ -49,6 +49,8 @@ export interface SessionModel {
   context(leafId: string | null): Promise<ContextInfo>;
   messages(leafId: string | null, start: number, count: number): Promise<MessageView[]>;
   cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]>;
+  /** The context-size chart at a leaf (contextChart.ts): its points and the totals per model. */
+  chart(leafId: string | null): Promise<ChartData>;
   locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }>;
   image(entryId: string, blockIndex: number): Promise<ImageResult>;
   refresh(): Promise<RefreshOutcome>;

@@ -227,6 +227,8 @@ export class EditorPanel implements vscode.Disposable {
         return { revision: summary.revision, items: await model.messages(req.params.leafId, req.params.start, req.params.count) };
       case 'getCutEntries':
         return { revision: summary.revision, items: await model.cutEntries(req.params.leafId, req.params.start, req.params.count) };
+      case 'getChart':
+        return model.chart(req.params.leafId);
       case 'getTree':
         return model.tree(req.params);
       case 'locate':

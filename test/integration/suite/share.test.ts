@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import { openSessionDocument } from '../../../src/core/formats/xcsh/document';
 import { click, frameEval, harnessAvailable, screenshot } from './harness';
-import { chartPoints } from '../../../webview/chartData';
+import { chartPoints } from '../../../src/protocol/chartData';
 import { openSessionModel } from '../../../src/core/engine/openModel';
 import { allMessages } from '../../../src/core/export/contextMarkdown';
 import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until } from './util';

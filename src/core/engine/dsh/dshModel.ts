@@ -11,7 +11,8 @@ import { dshContextAt, dshSessionStats, dshStateDescription, dshStateLabel, load
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
-import type { ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
+import { contextChart } from '../contextChart';
 import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { estimateTokens, messageParts } from '../xcsh/messageView';
 import { displayMessage, eventKind, type DisplayMessage } from './dshDisplay';
@@ -379,6 +380,10 @@ export class DshModel implements SessionModel {
       out.push(this.#view(m, nc.ctx.messageSeqs[i]!, { index: i, tokensEst: nc.tokens[i]!, cumulativeTokensEst: nc.cumulative[i]!, segment }, nc));
     }
     return out;
+  }
+
+  chart(leafId: string | null): Promise<ChartData> {
+    return contextChart(this, leafId);
   }
 
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {

@@ -7,7 +7,7 @@
 // error; the next call of a model opens its session again in a new worker, once.
 import { Worker } from 'node:worker_threads';
 import type { SessionFormat } from '../../formats/detect';
-import type { ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
 import type { BranchQuery, BranchSegment, ImageResult, RefreshOutcome, RevealStep, RunEntry, SessionModel, TreeParams, TreeResult } from '../model';
 import { CancelledError, RpcClient } from '../rpc';
 import type { LoadProgress, ModelMethod, OpenParams, Opened } from './modelRegistry';
@@ -224,6 +224,9 @@ class RemoteSessionModel implements SessionModel {
   }
   cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
     return this.#call('cutEntries', leafId, start, count);
+  }
+  chart(leafId: string | null): Promise<ChartData> {
+    return this.#call('chart', leafId);
   }
   locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {
     return this.#call('locate', leafId, entryId);

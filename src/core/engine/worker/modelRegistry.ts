@@ -37,6 +37,7 @@ export const MODEL_METHODS = [
   'context',
   'messages',
   'cutEntries',
+  'chart',
   'locate',
   'image',
   'refresh',

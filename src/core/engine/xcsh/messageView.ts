@@ -75,6 +75,13 @@ function usageOf(m: Obj): MessageView['usage'] {
   return { input: num(u.input), output: num(u.output), cacheRead: num(u.cacheRead), cacheWrite: num(u.cacheWrite), cost };
 }
 
+/** What the context chart reads of an assistant message: its model as the row's subtitle, and its usage. */
+export function assistantChartFacts(m: Obj): Pick<MessageView, 'subtitle' | 'usage'> {
+  const provider = str(m.provider);
+  const model = str(m.model);
+  return { subtitle: model ? (provider ? `${provider}/${model}` : model) : null, usage: usageOf(m) };
+}
+
 export function messageParts(m: Obj, entryId: string): MessageParts {
   const role = str(m.role) ?? '?';
   const base: MessageParts = { role, subtitle: null, badges: [], usage: null, hiddenFromUser: false, blocks: [], toolCallIds: [], toolResult: null };
@@ -87,14 +94,11 @@ export function messageParts(m: Obj, entryId: string): MessageParts {
       const stop = str(m.stopReason);
       const err = str(m.errorMessage);
       if (err || stop === 'error' || stop === 'aborted') blocks.push({ kind: 'error', text: err ?? `stopped: ${stop}` });
-      const provider = str(m.provider);
-      const model = str(m.model);
       const toolCallIds = blocks.flatMap((b) => (b.kind === 'toolCall' && b.callId ? [b.callId] : []));
       return {
         ...base,
-        subtitle: model ? (provider ? `${provider}/${model}` : model) : null,
+        ...assistantChartFacts(m),
         badges: stop && stop !== 'stop' && stop !== 'toolUse' && stop !== 'end_turn' ? [stop] : [],
-        usage: usageOf(m),
         blocks,
         toolCallIds,
       };

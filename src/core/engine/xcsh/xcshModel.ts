@@ -6,7 +6,8 @@ import { BlobStore, defaultBlobDir } from '../../formats/xcsh/blobs';
 import { imageResult } from './imageResult';
 import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
 import { english, type Translate } from '../../l10n';
-import type { ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
+import { contextChart } from '../contextChart';
 import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
@@ -107,6 +108,10 @@ export class XcshModel implements SessionModel {
 
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
     return this.#windows.cutEntries(leafId, start, count);
+  }
+
+  chart(leafId: string | null): Promise<ChartData> {
+    return contextChart(this, leafId);
   }
 
   async locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {

@@ -9,7 +9,9 @@ import { EntryKind } from '../../../tree/treeState';
 import { entryPreview, roleOf, type ViewEntry } from '../../../tree/treeView';
 import type { ContextInfo, MessageView } from '../../../../protocol/messages';
 import { cutEntryRow, entryTimestamp, messageRow } from '../contextWindows';
-import { estimateTokens, messageParts } from '../messageView';
+import { assistantChartFacts, estimateTokens, messageParts } from '../messageView';
+import type { ChartView } from '../../../../protocol/chartData';
+import { ViewFlag } from '../../../tree/treeView';
 import type { BodyReader } from './bodyReader';
 import { hash32 } from './columns';
 import type { LazyIndexData } from './lazyIndex';
@@ -36,6 +38,8 @@ export interface LeafPlan {
 }
 
 const CACHED_LEAVES = 2;
+/** Bodies read at a time for the chart (its assistant messages may be thousands). */
+const CHART_READ_BATCH = 1000;
 
 /** How the tree names an entry (treeRows.rowDisplay over a body). */
 export function rowDisplayOf(e: SessionEntry, label: string | undefined): { kind: string; text: string; label: string | null } {
@@ -302,6 +306,44 @@ export class LazyContexts {
       out.push(messageRow(parts, { index: i, entryId, timestamp: entryTimestamp(entry, m), tokensEst, cumulativeTokensEst: plan.cumulative[i]!, segment }, callIndex));
     }
     return out;
+  }
+
+  /**
+   * For the context chart (contextChart.ts): the assistant messages of the context and of its cut
+   * band as the rows `messages`/`cutEntries` give (index, id, role, model, usage, segment), reading
+   * only their bodies — the chart needs nothing of the other messages, nor the rows' blocks and
+   * tool-call partners. The cut band is read up to `maxCut` entries.
+   */
+  async chartViews(leafId: string | null, maxCut: number): Promise<{ messages: ChartView[]; cut: ChartView[] }> {
+    const plan = await this.plan(leafId);
+    const assistant = (p: number): boolean => (this.ix.viewFlags[p]! & ViewFlag.Assistant) !== 0;
+    const hasCompaction = plan.compactionPos !== -1;
+    const messages: ChartView[] = [];
+    const cut: ChartView[] = [];
+    const wanted: number[] = [];
+    for (let i = hasCompaction ? 1 : 0; i < plan.sources.length; i++) if (assistant(plan.sources[i]!)) wanted.push(i);
+    for (let k = 0; k < wanted.length; k += CHART_READ_BATCH) {
+      const batch = wanted.slice(k, k + CHART_READ_BATCH);
+      const bodies = await this.bodies.read(batch.map((i) => plan.sources[i]!));
+      batch.forEach((i, j) => {
+        const m = this.#messageOf(plan, i, bodies[j]!) as Obj | null;
+        if (m?.role !== 'assistant') return;
+        const segment: MessageView['segment'] = !hasCompaction ? 'plain' : i < plan.keptEnd ? 'kept' : 'after';
+        messages.push({ index: i, entryId: this.tree.idAt(plan.sources[i]!), role: 'assistant', segment, ...assistantChartFacts(m) });
+      });
+    }
+    const cutWanted: number[] = [];
+    for (let i = 0; i < Math.min(plan.cutCount, maxCut); i++) if (assistant(plan.path[i]!)) cutWanted.push(i);
+    for (let k = 0; k < cutWanted.length; k += CHART_READ_BATCH) {
+      const batch = cutWanted.slice(k, k + CHART_READ_BATCH);
+      const bodies = await this.bodies.read(batch.map((i) => plan.path[i]!));
+      batch.forEach((i, j) => {
+        const m = entryToMessage(bodies[j]!) as Obj | null;
+        if (m?.role !== 'assistant') return;
+        cut.push({ index: i, entryId: this.tree.idAt(plan.path[i]!), role: 'assistant', segment: 'cut', ...assistantChartFacts(m) });
+      });
+    }
+    return { messages, cut };
   }
 
   /** As ContextWindows.cutEntries (including its running total, which starts at the window). */

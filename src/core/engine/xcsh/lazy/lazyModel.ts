@@ -11,7 +11,9 @@ import { imageResult } from '../imageResult';
 import { english, type Translate } from '../../../l10n';
 import { matchesSearch, searchHaystack, tokenizeSearch, type ViewEntry } from '../../../tree/treeView';
 import { CancelledError } from '../../rpc';
-import type { ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
+import { chartLeftOut, chartOf } from '../../contextChart';
+import { CHART_MAX_MESSAGES } from '../../../../protocol/chartData';
 import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
 import { imageIn } from '../contextWindows';
 import { summarizeFacts } from '../snapshot';
@@ -226,6 +228,15 @@ export class LazyXcshModel implements SessionModel {
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
     if (this.#eager) return this.#eager.cutEntries(leafId, start, count);
     return this.#s.contexts.cutEntries(leafId, start, count);
+  }
+
+  async chart(leafId: string | null): Promise<ChartData> {
+    if (this.#eager) return this.#eager.chart(leafId);
+    const info = await this.context(leafId);
+    const leftOut = chartLeftOut(info);
+    if (leftOut) return leftOut;
+    const { messages, cut } = await this.#s.contexts.chartViews(leafId, CHART_MAX_MESSAGES);
+    return chartOf(info, messages, cut);
   }
 
   async locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {

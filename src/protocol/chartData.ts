@@ -1,28 +1,20 @@
-// The numbers of the context-size chart (contextChart.ts draws them): no DOM here, so the unit
-// tests check them under Node.
-import type { ContextInfo, MessageView } from '../src/protocol/messages';
+// The numbers of the context-size chart (webview/contextChart.ts draws them): no DOM here, so the
+// model worker computes them (a branch of thousands of turns sends the webview its points, not its
+// messages), the exported page computes them from its data, and the unit tests check them.
+import type { ChartPoint, ContextInfo, MessageView, ModelTotals } from './messages';
 
-export interface ChartPoint {
-  /** Tokens in the context at this turn. */
-  tokens: number;
-  /** Index in the context's messages, or null for a turn the compaction cut (not clickable). */
-  messageIndex: number | null;
-  entryId: string;
-  /** The first point after the compaction in effect. */
-  afterCompaction: boolean;
-}
+export type { ChartPoint, ModelTotals };
 
-export interface ModelTotals {
-  model: string;
-  input: number;
-  output: number;
-  cost: number;
-}
+/** What the chart reads of a message row (a model may give only these, for its assistant messages). */
+export type ChartView = Pick<MessageView, 'index' | 'entryId' | 'role' | 'subtitle' | 'usage' | 'segment'>;
+
+/** Past this many messages the chart is left out: it would read the whole context for one line. */
+export const CHART_MAX_MESSAGES = 20_000;
 
 const contextTokens = (u: NonNullable<MessageView['usage']>): number => u.input + u.cacheRead + u.cacheWrite;
 
 /** The turns of the branch: the cut entries (they came first), then the messages sent. */
-export function chartPoints(info: ContextInfo, messages: readonly MessageView[], cut: readonly MessageView[]): ChartPoint[] {
+export function chartPoints(info: ContextInfo, messages: readonly ChartView[], cut: readonly ChartView[]): ChartPoint[] {
   const points: ChartPoint[] = [];
   for (const m of cut) if (m.usage && contextTokens(m.usage) > 0) points.push({ tokens: contextTokens(m.usage), messageIndex: null, entryId: m.entryId, afterCompaction: false });
   let marked = info.compaction === null;
@@ -35,7 +27,7 @@ export function chartPoints(info: ContextInfo, messages: readonly MessageView[],
   return points;
 }
 
-export function modelTotals(messages: readonly MessageView[], cut: readonly MessageView[]): ModelTotals[] {
+export function modelTotals(messages: readonly ChartView[], cut: readonly ChartView[]): ModelTotals[] {
   const by = new Map<string, ModelTotals>();
   for (const m of [...cut, ...messages]) {
     if (!m.usage || m.role !== 'assistant') continue;
