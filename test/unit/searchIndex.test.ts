@@ -3,12 +3,13 @@
 // entries as the real reader loads them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { DEFAULT_MERGE_POLICY, openIndexDb, setMergePolicy } from '../../src/core/search/indexDb';
 import { IndexLockedError } from '../../src/core/search/indexLock';
+import { sessionFilesUnder, updateIndex } from '../../src/core/search/indexUpdate';
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { fixtureFiles } from '../helpers/fixtures';
 
@@ -285,5 +286,46 @@ test('bm25 is 0 for every row of the index (contentless, detail=none): ranking b
     }
   } finally {
     opened.close();
+  }
+});
+
+test('file ids follow the sessions\' age (newer = lower: "newest first" is ascending rowid), a first build goes newest first (so rows go in with ascending rowids, and a stopped one has the newest sessions), and one picked up again keeps the order', async () => {
+  for (const stopAfter of [Infinity, 3]) {
+    const dir = tmp();
+    const root = join(dir, 'sessions', '--work-a--');
+    mkdirSync(root, { recursive: true });
+    const paths: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const p = join(root, `s${i}.jsonl`);
+      writeFileSync(p, session(`${i}`.padStart(4, '0') + 'cafe', '/work/a', [`word${i} shared`, 'reply']));
+      // s0 is the oldest, s7 the newest.
+      utimesSync(p, new Date(Date.UTC(2026, 0, 1 + i)), new Date(Date.UTC(2026, 0, 1 + i)));
+      paths.push(p);
+    }
+    const opened = await openIndexDb(join(dir, 'cache', 'index.db'));
+    try {
+      const ac = new AbortController();
+      const first = updateIndex(opened, await sessionFilesUnder([join(dir, 'sessions')]), {
+        complete: true,
+        signal: ac.signal,
+        onProgress: (p) => {
+          if (p.read >= stopAfter) ac.abort();
+        },
+      });
+      if (stopAfter === Infinity) await first;
+      else {
+        await assert.rejects(first, (e: Error) => e.name === 'CancelledError');
+        const done = opened.db.selectValues('SELECT path FROM files ORDER BY id') as string[];
+        assert.deepEqual(done, [paths[7], paths[6], paths[5]], 'a stopped first build has the newest sessions');
+        await updateIndex(opened, await sessionFilesUnder([join(dir, 'sessions')]), { complete: true });
+      }
+      const byId = opened.db.selectValues('SELECT path FROM files ORDER BY id') as string[];
+      assert.deepEqual(byId, [...paths].reverse(), `ids by age (stopped after ${stopAfter})`);
+      const hits = opened.db.selectValues("SELECT rowid FROM fts WHERE fts MATCH 'shared' ORDER BY rowid") as number[];
+      assert.equal(hits.length, 8);
+    } finally {
+      opened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });
