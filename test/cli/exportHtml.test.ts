@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { openSessionModel } from '../../src/core/engine/openModel';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -71,6 +72,12 @@ test('the exported page shows the message count `session-loom context` prints, a
   const { page, requests, errors } = await open(out);
   const def = JSON.parse(cli('context', src).stdout) as { messages: unknown[]; leafId: string };
   assert.equal(await page.getAttribute('[data-message-count]', 'data-message-count'), String(def.messages.length));
+  // The context chart: the exported page answers the editor's getChart from its own data, with the model's points.
+  const model = await openSessionModel(src);
+  const chart = await model.chart(def.leafId);
+  model.dispose();
+  assert.ok(chart.points.length > 10, `${chart.points.length} points`);
+  assert.equal(await page.getAttribute('.sl-chart', 'data-points', { timeout: 30_000 }), String(chart.points.length));
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, 'export-html-default-leaf.png') });
 
