@@ -5,7 +5,7 @@
 //
 // Loaded as a classic script before the webview's module script (modules run after classic
 // scripts), so `acquireVsCodeApi` exists when rpc.ts asks for it.
-import { CHART_MAX_MESSAGES, chartPoints, modelTotals } from '../src/protocol/chartData';
+import { CHART_MAX_MESSAGES, chartLeftOut, chartOf } from '../src/protocol/chartData';
 import type { ExportData, ExportedContext } from '../src/protocol/exportData';
 import type { HostToWebview, TreeRow, WebviewState, WebviewToHost } from '../src/protocol/messages';
 
@@ -71,10 +71,14 @@ function answer(req: Req): unknown {
     }
     case 'getChart': {
       const c = contextOf(req.params.leafId);
-      if (c.info.messageCount > CHART_MAX_MESSAGES) return { leafId: c.info.leafId, omitted: true, points: [], totals: [] };
-      const msgs = c.messages.map((i) => data.pool[i]!);
-      const cut = c.cut.slice(0, CHART_MAX_MESSAGES).map((i) => data.pool[i]!);
-      return { leafId: c.info.leafId, omitted: false, points: chartPoints(c.info, msgs, cut), totals: modelTotals(msgs, cut) };
+      return (
+        chartLeftOut(c.info) ??
+        chartOf(
+          c.info,
+          c.messages.map((i) => data.pool[i]!),
+          c.cut.slice(0, CHART_MAX_MESSAGES).map((i) => data.pool[i]!),
+        )
+      );
     }
     case 'getTree': {
       const p = req.params;

@@ -1,7 +1,7 @@
 // The numbers of the context-size chart (webview/contextChart.ts draws them): no DOM here, so the
 // model worker computes them (a branch of thousands of turns sends the webview its points, not its
 // messages), the exported page computes them from its data, and the unit tests check them.
-import type { ChartPoint, ContextInfo, MessageView, ModelTotals } from './messages';
+import type { ChartData, ChartPoint, ContextInfo, MessageView, ModelTotals } from './messages';
 
 export type { ChartPoint, ModelTotals };
 
@@ -39,4 +39,14 @@ export function modelTotals(messages: readonly ChartView[], cut: readonly ChartV
     by.set(model, t);
   }
   return [...by.values()].sort((a, b) => b.input - a.input);
+}
+
+/** The chart of a context from the rows it reads (all of them, or only the assistant messages: the same points). */
+export function chartOf(info: ContextInfo, messages: readonly ChartView[], cut: readonly ChartView[]): ChartData {
+  return { leafId: info.leafId, omitted: false, points: chartPoints(info, messages, cut), totals: modelTotals(messages, cut) };
+}
+
+/** Too many messages for one line: the chart is left out, before anything is read for it. */
+export function chartLeftOut(info: ContextInfo): ChartData | null {
+  return info.messageCount > CHART_MAX_MESSAGES ? { leafId: info.leafId, omitted: true, points: [], totals: [] } : null;
 }

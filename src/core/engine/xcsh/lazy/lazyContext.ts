@@ -316,33 +316,29 @@ export class LazyContexts {
    */
   async chartViews(leafId: string | null, maxCut: number): Promise<{ messages: ChartView[]; cut: ChartView[] }> {
     const plan = await this.plan(leafId);
-    const assistant = (p: number): boolean => (this.ix.viewFlags[p]! & ViewFlag.Assistant) !== 0;
     const hasCompaction = plan.compactionPos !== -1;
-    const messages: ChartView[] = [];
-    const cut: ChartView[] = [];
-    const wanted: number[] = [];
-    for (let i = hasCompaction ? 1 : 0; i < plan.sources.length; i++) if (assistant(plan.sources[i]!)) wanted.push(i);
-    for (let k = 0; k < wanted.length; k += CHART_READ_BATCH) {
-      const batch = wanted.slice(k, k + CHART_READ_BATCH);
-      const bodies = await this.bodies.read(batch.map((i) => plan.sources[i]!));
-      batch.forEach((i, j) => {
-        const m = this.#messageOf(plan, i, bodies[j]!) as Obj | null;
-        if (m?.role !== 'assistant') return;
-        const segment: MessageView['segment'] = !hasCompaction ? 'plain' : i < plan.keptEnd ? 'kept' : 'after';
-        messages.push({ index: i, entryId: this.tree.idAt(plan.sources[i]!), role: 'assistant', segment, ...assistantChartFacts(m) });
-      });
-    }
-    const cutWanted: number[] = [];
-    for (let i = 0; i < Math.min(plan.cutCount, maxCut); i++) if (assistant(plan.path[i]!)) cutWanted.push(i);
-    for (let k = 0; k < cutWanted.length; k += CHART_READ_BATCH) {
-      const batch = cutWanted.slice(k, k + CHART_READ_BATCH);
-      const bodies = await this.bodies.read(batch.map((i) => plan.path[i]!));
-      batch.forEach((i, j) => {
-        const m = entryToMessage(bodies[j]!) as Obj | null;
-        if (m?.role !== 'assistant') return;
-        cut.push({ index: i, entryId: this.tree.idAt(plan.path[i]!), role: 'assistant', segment: 'cut', ...assistantChartFacts(m) });
-      });
-    }
+    /** The assistant messages among `count` indexes from `from` (their entries at `positionOf`), bodies read in batches. */
+    const assistants = async (from: number, count: number, positionOf: (i: number) => number, view: (i: number, e: SessionEntry) => ChartView | null): Promise<ChartView[]> => {
+      const wanted: number[] = [];
+      for (let i = from; i < count; i++) if ((this.ix.viewFlags[positionOf(i)]! & ViewFlag.Assistant) !== 0) wanted.push(i);
+      const out: ChartView[] = [];
+      for (let k = 0; k < wanted.length; k += CHART_READ_BATCH) {
+        const batch = wanted.slice(k, k + CHART_READ_BATCH);
+        const bodies = await this.bodies.read(batch.map(positionOf));
+        batch.forEach((i, j) => {
+          const v = view(i, bodies[j]!);
+          if (v) out.push(v);
+        });
+      }
+      return out;
+    };
+    const row = (i: number, p: number, m: Obj | null, segment: MessageView['segment']): ChartView | null =>
+      m?.role === 'assistant' ? { index: i, entryId: this.tree.idAt(p), role: 'assistant', segment, ...assistantChartFacts(m) } : null;
+    // (Message 0 of a compacted context is the summary.)
+    const messages = await assistants(hasCompaction ? 1 : 0, plan.sources.length, (i) => plan.sources[i]!, (i, e) =>
+      row(i, plan.sources[i]!, this.#messageOf(plan, i, e) as Obj | null, !hasCompaction ? 'plain' : i < plan.keptEnd ? 'kept' : 'after'),
+    );
+    const cut = await assistants(0, Math.min(plan.cutCount, maxCut), (i) => plan.path[i]!, (i, e) => row(i, plan.path[i]!, entryToMessage(e) as Obj | null, 'cut'));
     return { messages, cut };
   }
 
