@@ -127,6 +127,19 @@ const headerSlot = h('div', { class: 'sl-header-slot' });
 const chartSlot = h('div', { class: 'sl-chart-slot' });
 
 let chartGeneration = 0;
+/** A growing session redraws its chart at most this often (the model reads the branch's assistant turns for it). */
+const CHART_FOLLOW_MS = 2_000;
+let chartFollow: { timer: ReturnType<typeof setTimeout> | undefined; last: number } = { timer: undefined, last: 0 };
+
+/** After the session grew: the chart of the leaf shown, now, or once CHART_FOLLOW_MS after the last one. */
+function chartAfterGrowth(): void {
+  if (chartFollow.timer !== undefined) return;
+  const wait = Math.max(0, chartFollow.last + CHART_FOLLOW_MS - performance.now());
+  chartFollow.timer = setTimeout(() => {
+    chartFollow = { timer: undefined, last: performance.now() };
+    void drawChart(preview.leafId).catch(showError);
+  }, wait);
+}
 
 /** The context-size chart of the branch at `leafId` (contextChart.ts): its points, computed by the model. */
 async function drawChart(leafId: string | null): Promise<void> {
@@ -207,6 +220,7 @@ onHostMessage((msg) => {
         .then(() => {
           nameLeaf();
           persist();
+          chartAfterGrowth();
         })
         .catch(showError);
       return;

@@ -514,6 +514,24 @@ describe('session editor', function () {
     assert.match(text, /Message 8 of 8: user from entry f00d0001\.[\s\S]*A message appended while the editor is open/);
   });
 
+  it('the context chart follows the file as it grows: an appended assistant turn is a new point', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-live-chart-'));
+    const file = path.join(dir, 'live-chart.jsonl');
+    fs.copyFileSync(demo(), file);
+    await openEditor(file);
+    await waitForPreview(file, 'a1000013');
+    const chart = `${app(file)} .sl-chart`;
+    const points = async (): Promise<number> => Number(await frameEval<string | null>(chart, 'return el.dataset.points;', null, { timeoutMs: 30_000 }).catch(() => null));
+    await until(async () => (await points()) > 0, 'the chart of the demo session', 30_000);
+    const before = await points();
+    const usage = { input: 1200, output: 40, cacheRead: 48_000, cacheWrite: 0, cost: { total: 0.02 } };
+    const entry = { type: 'message', id: 'f00dc0a1', parentId: 'a1000013', timestamp: new Date().toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: 'An assistant turn appended while the editor is open' }], provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'stop', usage, timestamp: Date.now() } };
+    fs.appendFileSync(file, JSON.stringify(entry) + '\n');
+    await waitForPreview(file, 'f00dc0a1', 15_000);
+    await until(async () => (await points()) === before + 1, () => `a chart of ${before + 1} points`, 20_000);
+    if (harnessAvailable()) await screenshot('context-chart-follows');
+  });
+
   /**
    * The floor under "open → first message row" in this VS Code: a bare webview panel whose only
    * content is an inline script that reports its first frame. Everything an editor does before its
