@@ -100,16 +100,13 @@ export function generateSearchCorpus(opts: CorpusOptions): Corpus {
   const vocab = vocabulary(VOCABULARY, rand);
   const pick = zipf(vocab.length, rand);
   const word = (): string => vocab[pick()]!;
-  const hex = (n: number): string => {
+  const randomChars = (alphabet: string, n: number): string => {
     let s = '';
-    for (let i = 0; i < n; i++) s += '0123456789abcdef'[Math.floor(rand() * 16)];
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(rand() * alphabet.length)];
     return s;
   };
-  const base64 = (n: number): string => {
-    let s = '';
-    for (let i = 0; i < n; i++) s += 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[Math.floor(rand() * 64)];
-    return s;
-  };
+  const hex = (n: number): string => randomChars('0123456789abcdef', n);
+  const base64 = (n: number): string => randomChars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', n);
   const compound = (): string => {
     const a = word();
     const b = word();
@@ -138,7 +135,7 @@ export function generateSearchCorpus(opts: CorpusOptions): Corpus {
   };
   const ident = (): string => current.idents[identPick()]!;
   const pathOf = (): string => current.files[filePick()]!;
-  /** Text about something: a third of its words come back from a handful it is about. */
+  /** Text about something: over half of its words (TOPIC_SHARE) come back from a handful it is about. */
   const topicOf = (): string[] => Array.from({ length: 4 + Math.floor(rand() * 8) }, () => (rand() < 0.3 ? ident() : word()));
   const prose = (min: number, max: number, topic = topicOf()): string => {
     const len = min + Math.floor(rand() * (max - min));

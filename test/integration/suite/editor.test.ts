@@ -496,12 +496,17 @@ describe('session editor', function () {
     await waitForPreview(file, 'b2000004');
   });
 
-  it('follows the file as it grows: new entries appear and the default leaf moves', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-live-'));
-    const file = path.join(dir, 'live-session.jsonl');
+  /** A copy of the demo session open in the editor at its last entry, to append to. */
+  async function openLiveCopy(name: string): Promise<string> {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loom-live-')), name);
     fs.copyFileSync(demo(), file);
     await openEditor(file);
     await waitForPreview(file, 'a1000013');
+    return file;
+  }
+
+  it('follows the file as it grows: new entries appear and the default leaf moves', async () => {
+    const file = await openLiveCopy('live-session.jsonl');
     const entry = { type: 'message', id: 'f00d0001', parentId: 'a1000013', timestamp: new Date().toISOString(), message: { role: 'user', content: 'A message appended while the editor is open', timestamp: Date.now() } };
     fs.appendFileSync(file, JSON.stringify(entry) + '\n');
     await waitForPreview(file, 'f00d0001', 15_000);
@@ -515,11 +520,7 @@ describe('session editor', function () {
   });
 
   it('the context chart follows the file as it grows: an appended assistant turn is a new point', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-live-chart-'));
-    const file = path.join(dir, 'live-chart.jsonl');
-    fs.copyFileSync(demo(), file);
-    await openEditor(file);
-    await waitForPreview(file, 'a1000013');
+    const file = await openLiveCopy('live-chart.jsonl');
     const chart = `${app(file)} .sl-chart`;
     const points = async (): Promise<number> => Number(await frameEval<string | null>(chart, 'return el.dataset.points;', null, { timeoutMs: 30_000 }).catch(() => null));
     await until(async () => (await points()) > 0, 'the chart of the demo session', 30_000);
