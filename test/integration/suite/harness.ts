@@ -100,3 +100,29 @@ export async function drag(from: { x: number; y: number }, to: { x: number; y: n
 export async function moveMouse(x: number, y: number): Promise<void> {
   await call('/move', { x, y });
 }
+
+const MENU = '.context-view .monaco-menu';
+
+/** Whether a context menu of the workbench is open. */
+async function menuOpen(): Promise<boolean> {
+  return frameEval<boolean>('.monaco-workbench', `return el.ownerDocument.querySelector(${JSON.stringify(MENU)}) !== null`);
+}
+
+/**
+ * Chooses `label` in the open context menu, as a user's click does. A monaco menu ignores a click
+ * that comes right after it opened (the mouse-up of the right click that opened it): the menu is
+ * let settle first, and a click it still swallowed (seen in CI: the menu stayed open with the item
+ * highlighted) is made again.
+ */
+export async function chooseMenuItem(label: string): Promise<void> {
+  const item = `${MENU} .action-item:has-text(${JSON.stringify(label)})`;
+  await frameText(item, { timeoutMs: 10_000 });
+  for (let attempt = 1; ; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await click(item);
+    const deadline = Date.now() + 1500;
+    while (Date.now() < deadline && (await menuOpen())) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!(await menuOpen())) return;
+    if (attempt === 3) throw new Error(`the context menu stayed open after three clicks on "${label}"`);
+  }
+}

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { box, click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { box, chooseMenuItem, click, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 import { activate, closeAllEditors, DEMO_SAMPLE, editorApp, placed, revealRow, sleep, until, VIEW_TYPE } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
@@ -178,15 +178,10 @@ describe('first-hour polish (issue 14.8)', function () {
     assert.match(menu, /Preview Context at End of Run/);
     assert.match(menu, /Copy Ids/);
     await screenshot('polish-run-menu');
-    await sleep(400);
-    await click('.context-view .monaco-menu .action-item:has-text("Copy Ids")');
+    await chooseMenuItem('Copy Ids');
     await until(async () => (await vscode.env.clipboard.readText()) === (await provider().runEntryIds(run)).join('\n'), 'the run ids on the clipboard');
     await click(row, { button: 'right' });
-    // A monaco menu ignores a click that comes right after it opened (a mouse-up of the right
-    // click): let it settle first.
-    await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
-    await sleep(400);
-    await click('.context-view .monaco-menu .action-item:has-text("Preview Context at End of Run")');
+    await chooseMenuItem('Preview Context at End of Run');
     await frameText(`${editorApp(file)} .sl-messages[data-leaf-id="${run.facts.lastId}"]`, { timeoutMs: 30_000 });
   });
 });

@@ -9,12 +9,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
-import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
+import { chooseMenuItem, click, frameText, harnessAvailable, keys, screenshot } from './harness';
 import { activate, closeAllEditors, DEMO_SAMPLE, placed, revealRow, sleep, until } from './util';
 
 /** The labels of the context menu that a right click on the row showing `rowText` opens. */
 async function contextMenuOf(rowText: string): Promise<string[]> {
-  await click(`.part.sidebar .monaco-list-row:has-text("${rowText}")`, { button: 'right' });
+  const row = `.part.sidebar .monaco-list-row:has-text("${rowText}")`;
+  // On a loaded machine the view can take longer than a click's wait to draw the revealed row.
+  await frameText(row, { timeoutMs: 30_000 });
+  await click(row, { button: 'right' });
   const text = await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
   return text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
 }
@@ -69,8 +72,13 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
     const user = { type: 'message', id: 'c0ffee01', parentId: null, timestamp: '2026-02-03T08:00:01.000Z', message: { role: 'user', content: 'hello' } };
     fs.writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(user)}\n`);
     // The Explorer learns of a file this test just wrote from its file watcher, which can lag on a
-    // busy machine (the reveal then finds no row to select): refreshed first, as a user would see it.
+    // busy machine: VS Code's own reveal then walks a folder listing without the file and selects
+    // nothing (it failed so in CI once). The Explorer is shown and refreshed from disk first —
+    // a refresh while it is hidden may be put off — and it must list the new folder before the
+    // Sessions view comes back: a session a user reveals has been on disk for longer than this.
+    await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('workbench.files.action.refreshFilesExplorer');
+    await frameText('.explorer-folders-view .monaco-list-row:has-text("agent-sessions")', { timeoutMs: 15_000 });
     const config = vscode.workspace.getConfiguration('sessionLoom');
     const before = config.inspect<string[]>('sessionRoots')?.globalValue;
     try {
@@ -84,8 +92,15 @@ describe('Sessions view: context menus offer what works here (issue 14.3, 14.8)'
       const menu = await contextMenuOf('Session kept in the workspace');
       assert.ok(menu.includes('Reveal in Explorer View'), `the menu: ${menu.join(' | ')}`);
       assert.ok(!menu.includes('Reveal in File Explorer'), `offered in a browser: ${menu.join(' | ')}`);
-      await click('.context-view .monaco-menu .action-item:has-text("Reveal in Explorer View")');
-      await frameText(`.explorer-folders-view .monaco-list-row.selected:has-text("${path.basename(file)}")`, { timeoutMs: 15_000 });
+      await chooseMenuItem('Reveal in Explorer View');
+      try {
+        await frameText(`.explorer-folders-view .monaco-list-row.selected:has-text("${path.basename(file)}")`, { timeoutMs: 15_000 });
+      } catch (err) {
+        // What the Explorer shows instead says which step missed (a folder selected, nothing, no view).
+        const rows = await frameText('.explorer-folders-view', { timeoutMs: 2_000 }).catch(() => '(no Explorer view)');
+        await screenshot('menu-reveal-in-explorer-view-failed');
+        throw new Error(`${(err as Error).message}\nthe Explorer shows: ${rows.replace(/\n/g, ' | ')}`);
+      }
       await screenshot('menu-reveal-in-explorer-view');
     } finally {
       await config.update('sessionRoots', before, vscode.ConfigurationTarget.Global);
