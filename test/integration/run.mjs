@@ -14,6 +14,8 @@
 //   SESSION_LOOM_FIXTURES            ../shared/fixtures
 //   SESSION_LOOM_HARNESS_PORT        the Playwright API of harness.mjs
 //   SESSION_LOOM_SCREENSHOTS         where screenshots land (test-results/screenshots)
+//   SESSION_LOOM_SEARCH_BATCH_BYTES  the search index's first build commits every 1 MB (64 MB in
+//                                    use), so a test sees results come in between its batches
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +91,7 @@ async function main() {
       SESSION_LOOM_FIXTURES: fixturesDir,
       SESSION_LOOM_HARNESS_PORT: String(harness.port),
       SESSION_LOOM_SCREENSHOTS: screenshotsDir,
+      SESSION_LOOM_SEARCH_BATCH_BYTES: String(1024 * 1024),
       ...(process.env.SESSION_LOOM_TEST_GREP ? { SESSION_LOOM_TEST_GREP: process.env.SESSION_LOOM_TEST_GREP } : {}),
       ...(process.env.SESSION_LOOM_PERF_1M ? { SESSION_LOOM_PERF_1M: process.env.SESSION_LOOM_PERF_1M } : {}),
     },

@@ -329,3 +329,46 @@ test('file ids follow the sessions\' age (newer = lower: "newest first" is ascen
     }
   }
 });
+
+test('a query asked during a long update is answered between two of its batches, from the sessions committed so far (the newest), not at its end; one asked during a short update is answered at its end', async () => {
+  for (const batchBytes of [1, undefined]) {
+    await withIndex(async (idx, root) => {
+      const dir = join(root, '--work-a--');
+      const paths: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const p = join(dir, `s${i}.jsonl`);
+        writeFileSync(p, session(`${i}`.padStart(4, '0') + 'beef', '/work/a', [`word${i} shared`, 'reply']));
+        utimesSync(p, new Date(Date.UTC(2026, 0, 1 + i)), new Date(Date.UTC(2026, 0, 1 + i)));
+        paths.push(p);
+      }
+      const order: string[] = [];
+      let asked: Promise<string[]> | undefined;
+      const update = idx
+        .update([root], {
+          ...(batchBytes ? { batchBytes } : {}),
+          onProgress: (p) => {
+            if (!asked && p.done >= 3) {
+              asked = idx.search('shared').then((out) => {
+                order.push('search');
+                return out.results.sessions.map((s) => s.file);
+              });
+            }
+          },
+        })
+        .then((st) => {
+          order.push('update');
+          return st;
+        });
+      assert.equal((await update).added, 8);
+      const found = await asked!;
+      if (batchBytes) {
+        assert.deepEqual(order, ['search', 'update'], 'answered before the update ended');
+        assert.ok(found.length >= 3 && found.length < 8, `found ${found.length} of 8 while the build ran`);
+        assert.deepEqual([...found].sort(), paths.slice(8 - found.length).sort(), 'the newest sessions are searchable first');
+      } else {
+        assert.equal(found.length, 8, 'one batch: answered once all of it is committed');
+      }
+      assert.equal((await idx.search('shared')).results.sessions.length, 8);
+    });
+  }
+});

@@ -27,6 +27,11 @@ export interface UpdateProgress {
   total: number;
   /** Files read (fully or their tail) so far. */
   read: number;
+  /**
+   * Files (of `done`) whose rows are committed: a query between two batches of a long update
+   * already finds them (the first build goes newest first, so the newest sessions come first).
+   */
+  committed: number;
 }
 
 export interface UpdateStats {
@@ -178,8 +183,11 @@ const BULK_HASH_BYTES = 64 * 1024 * 1024;
 /** Merge the index into one segment after an update that wrote this many rows. */
 const OPTIMIZE_ROWS = 20_000;
 
-/** Commits after this many bytes read: progress survives a cancel, and a journal stays small. */
-const BATCH_BYTES = 64 * 1024 * 1024;
+/**
+ * Commits after this many bytes read: progress survives a cancel, a journal stays small, and
+ * queries waiting for a long update are answered between two batches (searchIndex.ts).
+ */
+export const BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Brings the index up to date for `files` (path → current stat; paths indexed before and
@@ -197,6 +205,13 @@ export async function updateIndex(
     readWorkerFile?: string | null;
     /** Bytes of new files from which the read-ahead worker is used (a worker's start is not worth it for a few). */
     readAheadFrom?: number;
+    /** Commit after this many bytes read (default BATCH_BYTES; tests make batches small). */
+    batchBytes?: number;
+    /**
+     * Awaited after each commit inside the update, outside any transaction: where queries that
+     * came in meanwhile run (they see every committed file).
+     */
+    betweenBatches?: () => Promise<void>;
   },
 ): Promise<UpdateStats> {
   const t0 = performance.now();
@@ -265,7 +280,8 @@ export async function updateIndex(
   const byAge = [...files.entries()].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs || (a[0] < b[0] ? -1 : 1));
   const ids = freshIds(db, byAge.filter(([p]) => !known.has(p)), known);
   const order = byAge.reverse();
-  const progress: UpdateProgress = { done: 0, total: order.length, read: 0 };
+  const progress: UpdateProgress = { done: 0, total: order.length, read: 0, committed: 0 };
+  const batchBytes = opts.batchBytes ?? BATCH_BYTES;
   const fresh = order.filter(([p]) => !known.has(p)).map(([path, st]) => ({ path, size: st.size }));
   const freshBytes = fresh.reduce((n, f) => n + f.size, 0);
   const ahead = opts.readWorkerFile && fresh.length > 1 && freshBytes >= (opts.readAheadFrom ?? BATCH_BYTES) ? new ReadAhead(opts.readWorkerFile, fresh, ROWS_PER_FILE) : null;
@@ -279,6 +295,7 @@ export async function updateIndex(
       progress.done++;
       if (row && row.size === st.size && row.mtime === st.mtimeMs) {
         stats.unchanged++;
+        if (!inTx) progress.committed = progress.done;
         continue;
       }
       if (!inTx) {
@@ -307,15 +324,18 @@ export async function updateIndex(
       }
       progress.read++;
       batch += Math.max(0, st.size - (row?.bytes ?? 0));
-      if (batch >= BATCH_BYTES) {
+      if (batch >= batchBytes) {
         db.exec('COMMIT');
         inTx = false;
         batch = 0;
-      }
-      opts.onProgress?.(progress);
+        progress.committed = progress.done;
+        opts.onProgress?.(progress);
+        await opts.betweenBatches?.();
+      } else opts.onProgress?.(progress);
     }
     if (inTx) db.exec('COMMIT');
     inTx = false;
+    progress.committed = progress.done;
   } catch (e) {
     if (inTx) {
       // Keep what this batch wrote when cancelled (each file's rows are complete); roll back on errors.

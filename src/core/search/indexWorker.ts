@@ -17,6 +17,10 @@ export interface IndexProgressMessage {
   progress: UpdateProgress;
 }
 
+// The integration tests make the first build commit in small batches, to see queries answered
+// between them (a real build commits every 64 MB, which their few sessions never reach).
+const batchBytes = Number(process.env.SESSION_LOOM_SEARCH_BATCH_BYTES) || undefined;
+
 let index: SessionSearchIndex | null = null;
 let indexPath = '';
 
@@ -40,6 +44,7 @@ export const handlers = {
     const { roots, call } = p as { roots: string[]; call: string };
     return need().update(roots, {
       signal,
+      ...(batchBytes ? { batchBytes } : {}),
       onProgress: (progress) => parentPort?.postMessage({ kind: 'progress', call, progress } satisfies IndexProgressMessage),
     });
   },

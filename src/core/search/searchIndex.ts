@@ -28,7 +28,21 @@ export class SessionSearchIndex {
   /** Updates run one at a time: two interleaved at their awaits would nest transactions on one connection. */
   private queue: Promise<unknown> = Promise.resolve();
 
+  /** Full updates asked for and not finished (queued or running). */
+  private updating = 0;
+  /** Queries asked for during a full update: answered between two of its batches, or at its end. */
+  private waiting: Array<() => Promise<void>> = [];
+
   private constructor(private opened: OpenedIndex) {}
+
+  /**
+   * Answers the queries waiting for the update. Between batches it first lets the thread take in
+   * the messages that came while the batch was written (a query asked meanwhile joins this turn).
+   */
+  private async answerWaiting(letMessagesIn: boolean): Promise<void> {
+    if (letMessagesIn) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const answer of this.waiting.splice(0)) await answer();
+  }
 
   private serial<T>(f: () => Promise<T>): Promise<T> {
     const run = this.queue.then(f, f);
@@ -68,11 +82,17 @@ export class SessionSearchIndex {
   }
 
   /** Brings the index up to date with every session file under `roots`. */
-  async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void } = {}): Promise<UpdateStats> {
-    return this.serial(async () => {
-      const files = await sessionFilesUnder(roots);
-      return this.recovering(() => updateIndex(this.opened, files, { complete: true, readWorkerFile: defaultReadWorkerFile(), ...opts }), true);
-    });
+  async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void; batchBytes?: number } = {}): Promise<UpdateStats> {
+    this.updating++;
+    try {
+      return await this.serial(async () => {
+        const files = await sessionFilesUnder(roots);
+        return this.recovering(() => updateIndex(this.opened, files, { complete: true, readWorkerFile: defaultReadWorkerFile(), betweenBatches: () => this.answerWaiting(true), ...opts }), true);
+      });
+    } finally {
+      this.updating--;
+      await this.answerWaiting(false);
+    }
   }
 
   /** Brings only these files up to date (a watcher saw them change); a file gone is dropped. */
@@ -106,8 +126,15 @@ export class SessionSearchIndex {
     }, true);
   }
 
-  /** Runs a query (the query language of queryLanguage.ts). */
+  /**
+   * Runs a query (the query language of queryLanguage.ts). During a full update (the first build
+   * takes minutes on a big corpus) it does not wait for the end: it is answered at the next commit,
+   * from the sessions indexed so far.
+   */
   search(query: string, opts: SearchOptions = {}): Promise<SearchOutcome> {
+    if (this.updating > 0) {
+      return new Promise<SearchOutcome>((resolve, reject) => this.waiting.push(() => this.searchNow(query, opts).then(resolve, reject)));
+    }
     return this.serial(() => this.searchNow(query, opts));
   }
 

@@ -22,6 +22,7 @@ import { parseSearchQuery } from '../../core/search/queryLanguage';
 import type { SessionModel } from '../../core/engine/model';
 import { tokenizeSearch, type TreeFilterMode } from '../../core/tree/treeView';
 import type { SearchIndexClient } from '../search/indexClient';
+import type { SearchOutcome } from '../../core/search/searchIndex';
 import type { SessionMeta } from './catalog';
 import { prompts } from '../commands/prompts';
 import type { SessionModels } from './sessionModels';
@@ -165,11 +166,49 @@ export class SessionSearch implements vscode.Disposable {
     try {
       const fresh = await index.open(roots);
       this.indexOpened = true;
-      const onProgress = (p: { done: number; total: number }): void => {
+      const inView = new Map(metas.map((m) => [m.file, m]));
+      // While a long update runs (the first build: minutes on a big corpus), what is committed so
+      // far is searched after each of its batches — newest sessions first — so results come in
+      // as the index grows instead of only at its end. One query at a time; the last catches up.
+      let finished = false;
+      let asking = false;
+      let committed = 0;
+      let shown = 0;
+      const showSoFar = async (): Promise<void> => {
+        if (asking) return;
+        asking = true;
+        try {
+          while (!finished && shown < committed && gen === this.gen) {
+            const upTo = committed;
+            const out = await index.search(roots, this.query);
+            if (finished || gen !== this.gen) return;
+            shown = upTo;
+            this.showIndexResults(out, inView, status, false);
+          }
+        } catch {
+          // the answer at the end says what went wrong
+        } finally {
+          asking = false;
+        }
+      };
+      const onProgress = (p: { done: number; total: number; committed?: number }): void => {
         status.scanned = Math.min(p.done, status.total);
+        if ((p.committed ?? 0) > committed && p.committed! < p.total) {
+          committed = p.committed!;
+          void showSoFar();
+        }
         this.scheduleRedraw();
       };
       const run = index.update(roots, onProgress, ac.signal);
+      // Stopped by the user: what the index holds so far is still searched (the update commits
+      // what it read before it stops); superseded by another search: nothing more to do.
+      const ended = run.then(
+        () => true,
+        (e: unknown) => {
+          if ((e as { name?: string }).name === 'CancelledError' && gen === this.gen) return false;
+          throw e;
+        },
+      );
       if (fresh) {
         // The first build reads every session once: say so where it shows, and let it be stopped.
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Building the search index'), cancellable: true }, async (progress, token) => {
@@ -181,27 +220,23 @@ export class SessionSearch implements vscode.Disposable {
             last = pct;
           }, 250);
           try {
-            await run;
+            await ended.catch(() => undefined);
           } finally {
             clearInterval(timer);
             stop.dispose();
           }
         });
-      } else await run;
-      if (cts.token.isCancellationRequested || gen !== this.gen) return true;
+      }
+      const complete = await ended.finally(() => {
+        finished = true;
+      });
+      if (gen !== this.gen) return true;
       const out = await index.search(roots, this.query);
       if (gen !== this.gen) return true;
-      this.usedIndex = true;
       for (const p of out.results.problems) prompts.info(vscode.l10n.t('Search: {0}', p));
-      const inView = new Map(metas.map((m) => [m.file, m]));
-      const matched = out.results.sessions.filter((s) => inView.has(s.file));
-      matched.forEach((s, i) => {
-        this.ranks.set(s.file, i);
-        this.hits.set(s.file, { entryMatches: s.matches, titleMatch: s.titleMatch });
-      });
-      status.scanned = status.total;
-      status.matched = matched.length;
-      this.host.redraw();
+      if (complete) status.scanned = status.total;
+      const matched = this.showIndexResults(out, inView, status, true);
+      if (!complete || cts.token.isCancellationRequested) return true;
       // The best results open on their matching entries: their documents are loaded, their trees narrowed to the index's matches.
       const top = matched.filter((s) => s.matches > 0).slice(0, MAX_KEPT).map((s) => s.file);
       const ids = top.length > 0 ? await index.matchIds(roots, this.query, top) : {};
@@ -222,6 +257,25 @@ export class SessionSearch implements vscode.Disposable {
     } finally {
       sub.dispose();
     }
+  }
+
+  /**
+   * Shows an answer of the index — the matching sessions in the view, ranked — in place of the
+   * search's earlier answer (one given while the index was still being built). Returns them.
+   */
+  private showIndexResults(out: SearchOutcome, inView: ReadonlyMap<string, SessionMeta>, status: SearchStatus, final: boolean): SearchOutcome['results']['sessions'] {
+    this.usedIndex = true;
+    this.hits.clear();
+    this.ranks.clear();
+    const matched = out.results.sessions.filter((s) => inView.has(s.file));
+    matched.forEach((s, i) => {
+      this.ranks.set(s.file, i);
+      this.hits.set(s.file, { entryMatches: s.matches, titleMatch: s.titleMatch });
+    });
+    status.matched = matched.length;
+    if (final) this.host.redraw();
+    else this.scheduleRedraw();
+    return matched;
   }
 
   /** Opens a matching session and keeps it; its count becomes what its narrowed tree shows. */

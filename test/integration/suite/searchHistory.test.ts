@@ -18,7 +18,14 @@ const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions')
 const historyDb = () => path.join(os.homedir(), '.xcsh', 'agent', 'history.db');
 const CWD = '/work/loom-history';
 const PROJECT = '--work-loom-history--';
-const T0 = Math.floor(Date.now() / 1000) - 3 * 3600;
+// Noon yesterday (local time, as the view groups days): the prompts T0 and T0 + 10 min fall on one
+// day whenever the suite runs (three hours before now split them across midnight between 00:00 and 03:10).
+const T0 = (() => {
+  const d = new Date();
+  d.setDate(d.getDate() - 1);
+  d.setHours(12, 0, 0, 0);
+  return Math.floor(d.getTime() / 1000);
+})();
 const iso = (s: number) => new Date(s * 1000).toISOString();
 const sq = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -209,6 +216,92 @@ describe('prompt history and indexed search (issue 12)', function () {
     await vscode.commands.executeCommand('sessionLoom.search', 'xylophone');
     const again = await provider.getChildren();
     assert.ok(again.some((p) => p.kind === 'project' && p.info.name === PROJECT), 'the appended entry is found');
+  });
+
+  it('the first build of the index shows results as it goes, the newest sessions first, before it ends', async function () {
+    this.timeout(240_000);
+    // Sessions under roots of their own: an index no search has built yet (one per set of roots).
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-first-build-'));
+    const project = path.join(root, '--work-first-build--');
+    fs.mkdirSync(project);
+    const N = 240;
+    const files: string[] = [];
+    const matching: string[] = [];
+    const base = Date.UTC(2026, 5, 1);
+    for (let i = 0; i < N; i++) {
+      const id = `f1b${String(i).padStart(13, '0')}`;
+      const at = base + i * 3_600_000;
+      const lines: object[] = [{ type: 'session', version: 3, id, timestamp: new Date(at).toISOString(), cwd: '/work/first-build', title: `Build session ${i}` }];
+      let parent: string | null = null;
+      for (let m = 0; m < 120; m++) {
+        const eid = `${String(i).padStart(4, '0')}${String(m).padStart(4, '0')}`;
+        const word = i % 3 === 0 && m === 60 ? ' the ptarmigan nests here' : '';
+        const text = `Step ${m} of session ${i}: reading the parser, the lexer and the renderer once more${word}. `.repeat(8);
+        lines.push({ type: 'message', id: eid, parentId: parent, timestamp: new Date(at + m * 1000).toISOString(), message: { role: m % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] } });
+        parent = eid;
+      }
+      const file = path.join(project, `${new Date(at).toISOString().replace(/[:.]/g, '-')}_${id}.jsonl`);
+      fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      fs.utimesSync(file, new Date(at), new Date(at));
+      files.push(file);
+      if (i % 3 === 0) matching.push(file);
+    }
+    const config = vscode.workspace.getConfiguration('sessionLoom');
+    const before = config.inspect<string[]>('sessionRoots')?.globalValue;
+    const provider = api.sessions.provider;
+    try {
+      await config.update('sessionRoots', [root], vscode.ConfigurationTarget.Global);
+      provider.refresh();
+      await until(async () => (await provider.findSession(files[0]!)) !== undefined, 'the new root is listed');
+      await closeAllEditors();
+      await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
+      // Watched as a user sees it: the view's matches while its status still says "searching".
+      const seen: { scanned: number; total: number; found: string[] }[] = [];
+      let ended = false;
+      const search = Promise.resolve(vscode.commands.executeCommand('sessionLoom.search', 'ptarmigan')).finally(() => {
+        ended = true;
+      });
+      while (!ended) {
+        const s = provider.search.status;
+        if (s?.state === 'running' && s.scanned < s.total) {
+          const found = matching.filter((f) => provider.search.hitOf(f) !== undefined);
+          if (found.length > 0) {
+            seen.push({ scanned: s.scanned, total: s.total, found });
+            // The user stops the build here (the view's Stop button): what it indexed stays searched.
+            if (seen.length === 1) await vscode.commands.executeCommand('sessionLoom.stopSearch');
+          }
+        }
+        await sleep(5);
+      }
+      await search;
+      assert.ok(seen.length > 0, 'results showed while the first build ran');
+      const first = seen[0]!;
+      console.log(`[search] first results while building: ${first.found.length} of ${matching.length} matching sessions after ${first.scanned} of ${first.total} read`);
+      assert.ok(first.found.length < matching.length, 'before every session was indexed');
+      // Newest first: what showed first is the newest of the matching sessions.
+      assert.deepEqual(first.found, matching.slice(matching.length - first.found.length));
+      const stopped = provider.search.status!;
+      assert.equal(stopped.state, 'stopped');
+      const kept = matching.filter((f) => provider.search.hitOf(f) !== undefined);
+      assert.ok(kept.length >= first.found.length && kept.length < matching.length, `stopped with ${kept.length} of ${matching.length}`);
+      assert.deepEqual(kept, matching.slice(matching.length - kept.length), 'stopped: the newest matching sessions, searched in what the build indexed');
+      assert.equal(stopped.matched, kept.length);
+      await revealRow(api.sessions.treeView, (await provider.findSession(matching[matching.length - 1]!))!, { select: false, focus: false, expand: false });
+      await frameText(`.part.sidebar .monaco-list-row:has-text("Build session ${N - 1 - ((N - 1) % 3)}")`, { timeoutMs: 10_000 });
+      await moveMouse(900, 700);
+      await sleep(300);
+      await screenshot('search-first-build-stopped');
+      // Searched again, the build goes on from where it stopped, and every match is found.
+      await vscode.commands.executeCommand('sessionLoom.search', 'ptarmigan');
+      assert.equal(provider.search.status?.state, 'done');
+      assert.equal(provider.search.status?.matched, matching.length);
+      assert.ok(matching.every((f) => provider.search.hitOf(f) !== undefined), 'the end result has every matching session');
+    } finally {
+      await provider.setSearch('');
+      await config.update('sessionRoots', before, vscode.ConfigurationTarget.Global);
+      provider.refresh();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('takes screenshots of the Prompt History view in dark and light themes', async function () {
