@@ -2,10 +2,10 @@
 // builds dist/cli.js, dist/sqlite3.wasm beside it): the index built on first use in the cache
 // folder ($XDG_CACHE_HOME), picked up incrementally on the next run; the prompt history read from
 // a database the real sqlite3 CLI left with rows in its WAL.
-import { test, before } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
@@ -35,6 +35,10 @@ before(() => {
     line({ type: 'session', version: 3, id: 'cafe0000', timestamp: '2026-06-01T10:00:00.000Z', cwd: '/work/x' }) +
       line({ type: 'message', id: 'cafe0001', parentId: null, timestamp: '2026-06-01T10:01:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'Why does the hafnium parser stall?' }] } }),
   );
+});
+
+after(() => {
+  for (const d of [home, cache]) rmSync(d, { recursive: true, force: true });
 });
 
 test('search builds its index on first use in the cache folder, then answers from it', () => {

@@ -1,7 +1,7 @@
 // The search index (src/core/search/): built from real files in a temp root, brought up to date
 // incrementally (append, rewrite, delete, rename), rebuilt when damaged, and its results name the
 // entries as the real reader loads them.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,15 @@ import { sessionFilesUnder, updateIndex } from '../../src/core/search/indexUpdat
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { fixtureFiles } from '../helpers/fixtures';
 
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-search-'));
+const made: string[] = [];
+const tmp = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-search-'));
+  made.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const t = (n: number): string => new Date(Date.UTC(2026, 5, 1, 10, n)).toISOString();
 function line(o: object): string {
@@ -39,6 +47,7 @@ async function withIndex<T>(f: (idx: SessionSearchIndex, root: string, dir: stri
     return await f(idx, root, dir);
   } finally {
     idx.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
