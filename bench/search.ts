@@ -29,6 +29,27 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
+/**
+ * `--libraries`: the JS full-text libraries (and the floor of any JS index) on the same corpus,
+ * each in a fresh process with room for its in-memory index, against the same run's baseline.
+ */
+function librariesTable(root: string, baseMs: number, buildMs: number, corpusMB: number): void {
+  console.log('\nJS full-text libraries on the same corpus and rows (their index in memory only: nothing written to disk):');
+  console.log('| index | read + index | × baseline | heap after |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| SQLite FTS5 (WASM), the build above, written to disk | ${(buildMs / 1000).toFixed(1)} s | ${(buildMs / baseMs).toFixed(2)}× | |`);
+  for (const which of ['floor', 'flexsearch', 'minisearch']) {
+    try {
+      const out = execFileSync(process.execPath, ['--max-old-space-size=12288', join(outDir, 'searchLibraries.js'), which, root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      const r = JSON.parse(out.trim().split('\n').pop()!) as { ms: number; heapMB: number };
+      const name = which === 'floor' ? 'floor of a JS index (split, distinct words, Map of posting lists)' : which;
+      console.log(`| ${name} | ${(r.ms / 1000).toFixed(1)} s | ${(r.ms / baseMs).toFixed(2)}× | ${r.heapMB.toFixed(0)} MB (${(r.heapMB / corpusMB).toFixed(2)}× corpus) |`);
+    } catch (e) {
+      console.log(`| ${which} | failed: ${(e as Error).message.split('\n')[0]} | | |`);
+    }
+  }
+}
+
 export async function searchBench(): Promise<void> {
   const sessions = flag('--sessions', 3000);
   const mb = flag('--mb', 2500);
@@ -38,6 +59,8 @@ export async function searchBench(): Promise<void> {
   };
   buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, 'searchMeasure.ts')], outfile: script, bundle: true, logLevel: 'warning' } as never);
   buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, '..', 'src', 'core', 'search', 'indexReadWorker.ts')], outfile: join(outDir, 'searchReadWorker.js'), bundle: true, logLevel: 'warning' } as never);
+  const libraries = process.argv.includes('--libraries');
+  if (libraries) buildSync({ ...nodeBundleOptions(), entryPoints: [join(__dirname, 'searchLibraries.ts')], outfile: join(outDir, 'searchLibraries.js'), bundle: true, logLevel: 'warning' } as never);
   copySqliteWasm(join(__dirname, '..'), outDir);
   // `--keep <dir>`: generate the corpus there once and keep it (and the index) for later runs.
   const keepAt = process.argv.indexOf('--keep');
@@ -106,6 +129,7 @@ export async function searchBench(): Promise<void> {
     console.log(`| CPU: baseline / build (all threads) / build's main thread | ${cpu(base, 'cpuMs')} / ${cpu(build, 'cpuMs')} / ${cpu(build, 'mainThreadCpuMs')} | | |`);
     console.log('\nper query (median of 4 warm runs, ms · sessions · matching rows):');
     for (const t of times) console.log(`  ${pct(t.ms.slice(1), 50).toFixed(1).padStart(7)}  ${String(t.sessions).padStart(5)}  ${String(t.rows).padStart(8)}  ${t.q}`);
+    if (libraries) librariesTable(root, baseMs, buildMs, corpusMB);
     console.log(ok ? 'all search targets met' : 'SOME SEARCH TARGETS MISSED');
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
