@@ -253,6 +253,12 @@ export class SessionSearch implements vscode.Disposable {
       // No index for this window (another one owns it, the worker failed): scan instead.
       console.warn(`Session Loom: searching without the index: ${e instanceof Error ? e.message : String(e)}`);
       this.usedIndex = false;
+      // What the index answered while it was being built goes: the scan counts every session itself.
+      this.hits.clear();
+      this.ranks.clear();
+      this.ids.clear();
+      status.matched = 0;
+      status.scanned = 0;
       return false;
     } finally {
       sub.dispose();
