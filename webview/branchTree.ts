@@ -2,7 +2,7 @@
 // visible entry (a linear run stays at one indentation, branches indent), the selected leaf and
 // its path highlighted. Rows arrive in windows; clicking a row previews the context there.
 import * as l10n from '@vscode/l10n';
-import type { TreeFilter, TreeRow } from '../src/protocol/messages';
+import { TREE_PAGE, type TreeFilter, type TreeRow } from '../src/protocol/messages';
 import { formatShortTime, h, icon, kindIcon } from './dom';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
@@ -11,7 +11,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 
-const PAGE = 200;
+const PAGE = TREE_PAGE;
 const ROW_HEIGHT = 24;
 
 /** The filters and their names (a function: the names are translated). */

@@ -2,13 +2,13 @@
 // selected leaf. With a compaction on the path the list reads: summary, the band of cut entries
 // (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
 import * as l10n from '@vscode/l10n';
-import type { ContextInfo, MessageView } from '../src/protocol/messages';
+import { MESSAGE_PAGE, type ContextInfo, type MessageView } from '../src/protocol/messages';
 import { formatTime, formatTokens, h, icon, kindIcon, sentence } from './dom';
 import { renderMessageRow, type RowActions } from './messageRow';
 import { request } from './rpc';
 import { VirtualList } from './virtualList';
 
-const PAGE = 40;
+const PAGE = MESSAGE_PAGE;
 
 type Item = { kind: 'msg'; index: number } | { kind: 'cut'; index: number } | { kind: 'band' } | { kind: 'kept' } | { kind: 'boundary' };
 interface Segment {

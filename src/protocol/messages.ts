@@ -231,6 +231,11 @@ export type ChartData = z.infer<typeof ChartDataSchema>;
 // ---------- requests (webview → host, answered by a response) ----------
 
 const leaf = z.string().nullable();
+
+/** Messages the preview asks for at a time (its first page is part of the first paint). */
+export const MESSAGE_PAGE = 40;
+/** Branch-tree rows the editor asks for at a time. */
+export const TREE_PAGE = 200;
 const windowParams = { leafId: leaf, start: z.number().int().min(0), count: z.number().int().min(0).max(500) };
 
 export const Requests = {

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import {
   HostToWebviewSchema,
+  MESSAGE_PAGE,
+  TREE_PAGE,
   WebviewToHostSchema,
   type HostToWebview,
   type Method,
@@ -26,6 +28,8 @@ export interface EditorTiming {
   /** peek: the latest messages while indexing; paint: the full view; repaint: after selecting a leaf. */
   kind: 'peek' | 'paint' | 'repaint';
   ms: number;
+  /** paint: how many of its first requests were answered from what was computed while the webview loaded. */
+  prefetched?: number;
 }
 
 /** A request answered slower than this is named in the editor's log. */
@@ -43,6 +47,13 @@ export class EditorPanel implements vscode.Disposable {
   private shownLeaf: string | null = null;
   /** The panel was closed: its webview throws on access, so answers still in flight are dropped. */
   private disposed = false;
+  /**
+   * The answers the first paint asks for, computed while the webview loads (over a second in a
+   * browser workbench, when the session is often read already), by request: each is used once.
+   */
+  private readonly early = new Map<string, Promise<unknown>>();
+  /** First-paint requests answered from `early`. */
+  private earlyUsed = 0;
 
   constructor(
     readonly document: SessionDocument,
@@ -52,7 +63,11 @@ export class EditorPanel implements vscode.Disposable {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
+      document.onDidReload(({ summary }) => {
+        // Computed before the session changed: the webview asks again.
+        this.early.clear();
+        this.post({ type: 'sessionChanged', summary });
+      }),
       // Hidden, the webview is torn down (retainContextWhenHidden is off): what is posted meanwhile
       // would be lost, so it waits for the `ready` of the webview that comes back.
       panel.onDidChangeViewState(() => {
@@ -60,6 +75,33 @@ export class EditorPanel implements vscode.Disposable {
       }),
       trackEditor({ uri: document.uri, panel, leafId: () => this.shownLeaf, model: async () => (await document.loaded()).model }),
     );
+    void this.prefetchFirstPaint();
+  }
+
+  /**
+   * Once the session is read, asks the model now for what a fresh webview asks first — the default
+   * leaf's context, its first page of messages and of branch-tree rows — so they wait ready when it
+   * does. Not for a webview that restores another leaf or view state (its requests differ, and are
+   * answered as usual), nor when a selection is waiting (a reveal opens elsewhere).
+   */
+  private async prefetchFirstPaint(): Promise<void> {
+    if (this.pendingLeaf) return;
+    try {
+      const { model } = await this.document.loaded();
+      if (this.ready || this.disposed || this.pendingLeaf) return;
+      const leafId = await model.defaultLeaf();
+      if (leafId === null || this.ready || this.disposed) return;
+      const keep = (key: string, p: Promise<unknown>): void => {
+        p.catch(() => undefined); // asked for again, and reported then, if it failed
+        this.early.set(key, p);
+      };
+      const revision = (await this.document.loaded()).summary.revision;
+      keep(requestKey('getContext', { leafId }), model.context(leafId));
+      keep(requestKey('getMessages', { leafId, start: 0, count: MESSAGE_PAGE }), model.messages(leafId, 0, MESSAGE_PAGE).then((items) => ({ revision, items })));
+      keep(requestKey('getTree', { filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE }), model.tree({ filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE }));
+    } catch {
+      // the webview's own requests say what went wrong
+    }
   }
 
   /** Messages posted before `ready` would be lost: queue them. */
@@ -113,7 +155,9 @@ export class EditorPanel implements vscode.Disposable {
         return;
       case 'painted': {
         const ms = this.sinceOpen();
-        this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'})`);
+        const prefetched = this.earlyUsed;
+        this.early.clear();
+        this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'}; ${prefetched} of its answers computed while the webview loaded)`, prefetched);
         return;
       }
       case 'peekPainted': {
@@ -143,9 +187,9 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   /** A paint timing the webview reported: in the log and to the API's listeners. */
-  private timed(kind: EditorTiming['kind'], ms: number, what: string): void {
+  private timed(kind: EditorTiming['kind'], ms: number, what: string, prefetched?: number): void {
     this.hooks.log(`[editor] ${this.document.uri.fsPath}: ${what}`);
-    this.hooks.timing?.({ file: this.document.filePath, kind, ms });
+    this.hooks.timing?.({ file: this.document.filePath, kind, ms, ...(prefetched !== undefined ? { prefetched } : {}) });
   }
 
   private async onReady(restoredLeaf: string | null, restoredFollow: boolean): Promise<void> {
@@ -218,6 +262,12 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private async handle(req: RequestMessage): Promise<Result<Method>> {
+    const early = this.early.get(requestKey(req.method, req.params));
+    if (early) {
+      this.early.delete(requestKey(req.method, req.params));
+      this.earlyUsed++;
+      return (await early) as Result<Method>;
+    }
     const { model, summary } = await this.document.loaded();
     const uri = this.document.uri;
     switch (req.method) {
@@ -251,4 +301,9 @@ export class EditorPanel implements vscode.Disposable {
     this.disposed = true;
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A request's method and parameters as one string (parameters in key order), to match prefetched answers. */
+function requestKey(method: string, params: object): string {
+  return `${method} ${JSON.stringify(params, Object.keys(params).sort())}`;
 }

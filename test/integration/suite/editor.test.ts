@@ -164,6 +164,32 @@ describe('session editor', function () {
     assert.match(text, /git status --short/, 'the bash execution is shown');
   });
 
+  it('computes the first paint while the webview loads: the default leaf\'s context, first messages and tree rows wait ready, and show what `session-loom context` says', async () => {
+    // A copy under a new name: no editor of it was open before (a restored webview asks for its own leaf).
+    const src = placed('gjc-03-raddit-dashboard-pr.jsonl');
+    const file = path.join(path.dirname(src), 'gjc-03-prefetch-copy.jsonl');
+    fs.copyFileSync(src, file);
+    const api = vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID)!.exports;
+    const paints: EditorTiming[] = [];
+    const sub = api.editor.onDidPaint((t) => {
+      if (t.file === file && t.kind === 'paint') paints.push(t);
+    });
+    try {
+      await openEditor(file);
+      const cli = cliContext(file);
+      assertSameContext(await readAllMessages(file, cli.messages.length), cli, 'prefetched first paint');
+      await until(async () => paints.length > 0, 'the first paint reported');
+      assert.equal(paints[0]!.prefetched, 3, 'context, first page of messages and first tree rows were ready when the webview asked');
+      // The tree drawn from the prefetched rows: its selected row is the default leaf.
+      const selected = await frameText(`${app(file)} .sl-tree-row[aria-selected="true"]`);
+      assert.ok(selected.length > 0);
+    } finally {
+      sub.dispose();
+      await closeAll();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it('previews the same messages as `session-loom context` on real sessions, at a chosen leaf', async () => {
     const file = placed('gjc-04-awesome-agent-ide.jsonl');
     // A leaf in the middle of the session: the 40th message entry in file order.
@@ -629,7 +655,7 @@ describe('session editor', function () {
       const ms = (ns: number): string => (ns / 1e6).toFixed(1);
       const own = (kind: EditorTiming['kind']): string => {
         const t = timings.find((x) => x.kind === kind);
-        return t ? `${t.ms.toFixed(0)} ms` : 'none';
+        return t ? `${t.ms.toFixed(0)} ms${t.prefetched !== undefined ? ` with ${t.prefetched} of its answers computed while the webview loaded` : ''}` : 'none';
       };
       console.log(
         `[perf] ${label}-entry session (${(size / 1e6).toFixed(1)} MB): open → first message row ${firstRow} ms (editor's own: latest messages ${own('peek')}, full view ${own('paint')}); ` +
