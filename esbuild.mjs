@@ -60,6 +60,10 @@ const builds = [
   {
     ...common,
     entryPoints: { main: 'webview/main.ts' },
+    // Minified in development too: the editor's page carries this bundle inline, and on each open
+    // the extension host serializes and compresses the whole page (unminified, 560 KB: 40–80 ms of
+    // its thread in a CPU profile; 330 KB minified). The tests then run what ships.
+    minify: true,
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'esm',

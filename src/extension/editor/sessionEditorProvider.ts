@@ -8,7 +8,7 @@ import { EditorPanel, type EditorTiming } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
-import { webviewHtml } from './webviewHtml';
+import { preloadWebviewAssets, webviewHtml } from './webviewHtml';
 
 /** The show options a command was given (a Sessions row passes them), if they are that. */
 function showOptions(show: unknown): vscode.TextDocumentShowOptions | undefined {
@@ -29,6 +29,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   static register(context: vscode.ExtensionContext, models: ModelHost): { disposable: vscode.Disposable; onDidPaint: vscode.Event<EditorTiming> } {
     const provider = new SessionEditorProvider(context, models);
+    void preloadWebviewAssets(context.extensionUri);
     const disposables: vscode.Disposable[] = [
       provider.output,
       provider.painted,
