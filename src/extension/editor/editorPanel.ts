@@ -155,7 +155,9 @@ export class EditorPanel implements vscode.Disposable {
         return;
       case 'painted': {
         const ms = this.sinceOpen();
+        // (A webview shown again after it was hidden paints anew: its count starts again.)
         const prefetched = this.earlyUsed;
+        this.earlyUsed = 0;
         this.early.clear();
         this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'}; ${prefetched} of its answers computed while the webview loaded)`, prefetched);
         return;
