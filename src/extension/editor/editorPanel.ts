@@ -92,7 +92,7 @@ export class EditorPanel implements vscode.Disposable {
       const leafId = await model.defaultLeaf();
       if (leafId === null || this.ready || this.disposed) return;
       const keep = (key: string, p: Promise<unknown>): void => {
-        p.catch(() => undefined); // asked for again, and reported then, if it failed
+        p.catch(() => undefined); // (a failure is asked again when the webview asks: handle below)
         this.early.set(key, p);
       };
       const revision = (await this.document.loaded()).summary.revision;
@@ -264,11 +264,17 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private async handle(req: RequestMessage): Promise<Result<Method>> {
-    const early = this.early.get(requestKey(req.method, req.params));
+    const key = requestKey(req.method, req.params);
+    const early = this.early.get(key);
     if (early) {
-      this.early.delete(requestKey(req.method, req.params));
-      this.earlyUsed++;
-      return (await early) as Result<Method>;
+      this.early.delete(key);
+      try {
+        const result = (await early) as Result<Method>;
+        this.earlyUsed++;
+        return result;
+      } catch {
+        // failed ahead of time: asked again below, and reported if it fails again
+      }
     }
     const { model, summary } = await this.document.loaded();
     const uri = this.document.uri;
