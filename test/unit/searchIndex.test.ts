@@ -298,19 +298,24 @@ test('bm25 is 0 for every row of the index (contentless, detail=none): ranking b
   }
 });
 
+/** Eight sessions s0…s7 in `dir`, each with the word "shared", s0 the oldest and s7 the newest (by mtime, a day apart). */
+function agedSessions(dir: string): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const p = join(dir, `s${i}.jsonl`);
+    writeFileSync(p, session(`${i}`.padStart(4, '0') + 'cafe', '/work/a', [`word${i} shared`, 'reply']));
+    utimesSync(p, new Date(Date.UTC(2026, 0, 1 + i)), new Date(Date.UTC(2026, 0, 1 + i)));
+    paths.push(p);
+  }
+  return paths;
+}
+
 test('file ids follow the sessions\' age (newer = lower: "newest first" is ascending rowid), a first build goes newest first (so rows go in with ascending rowids, and a stopped one has the newest sessions), and one picked up again keeps the order', async () => {
   for (const stopAfter of [Infinity, 3]) {
     const dir = tmp();
     const root = join(dir, 'sessions', '--work-a--');
     mkdirSync(root, { recursive: true });
-    const paths: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const p = join(root, `s${i}.jsonl`);
-      writeFileSync(p, session(`${i}`.padStart(4, '0') + 'cafe', '/work/a', [`word${i} shared`, 'reply']));
-      // s0 is the oldest, s7 the newest.
-      utimesSync(p, new Date(Date.UTC(2026, 0, 1 + i)), new Date(Date.UTC(2026, 0, 1 + i)));
-      paths.push(p);
-    }
+    const paths = agedSessions(root);
     const opened = await openIndexDb(join(dir, 'cache', 'index.db'));
     try {
       const ac = new AbortController();
@@ -343,13 +348,7 @@ test('a query asked during a long update is answered between two of its batches,
   for (const batchBytes of [1, undefined]) {
     await withIndex(async (idx, root) => {
       const dir = join(root, '--work-a--');
-      const paths: string[] = [];
-      for (let i = 0; i < 8; i++) {
-        const p = join(dir, `s${i}.jsonl`);
-        writeFileSync(p, session(`${i}`.padStart(4, '0') + 'beef', '/work/a', [`word${i} shared`, 'reply']));
-        utimesSync(p, new Date(Date.UTC(2026, 0, 1 + i)), new Date(Date.UTC(2026, 0, 1 + i)));
-        paths.push(p);
-      }
+      const paths = agedSessions(dir);
       const order: string[] = [];
       let asked: Promise<string[]> | undefined;
       const update = idx

@@ -187,7 +187,7 @@ const OPTIMIZE_ROWS = 20_000;
  * Commits after this many bytes read: progress survives a cancel, a journal stays small, and
  * queries waiting for a long update are answered between two batches (searchIndex.ts).
  */
-export const BATCH_BYTES = 64 * 1024 * 1024;
+const BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Brings the index up to date for `files` (path → current stat; paths indexed before and

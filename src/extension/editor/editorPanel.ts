@@ -87,7 +87,7 @@ export class EditorPanel implements vscode.Disposable {
   private async prefetchFirstPaint(): Promise<void> {
     if (this.pendingLeaf) return;
     try {
-      const { model } = await this.document.loaded();
+      const { model, summary } = await this.document.loaded();
       if (this.ready || this.disposed || this.pendingLeaf) return;
       const leafId = await model.defaultLeaf();
       if (leafId === null || this.ready || this.disposed) return;
@@ -95,10 +95,11 @@ export class EditorPanel implements vscode.Disposable {
         p.catch(() => undefined); // (a failure is asked again when the webview asks: handle below)
         this.early.set(key, p);
       };
-      const revision = (await this.document.loaded()).summary.revision;
+      const messages = { leafId, start: 0, count: MESSAGE_PAGE };
+      const tree = { filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE } as const;
       keep(requestKey('getContext', { leafId }), model.context(leafId));
-      keep(requestKey('getMessages', { leafId, start: 0, count: MESSAGE_PAGE }), model.messages(leafId, 0, MESSAGE_PAGE).then((items) => ({ revision, items })));
-      keep(requestKey('getTree', { filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE }), model.tree({ filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE }));
+      keep(requestKey('getMessages', messages), model.messages(leafId, 0, MESSAGE_PAGE).then((items) => ({ revision: summary.revision, items })));
+      keep(requestKey('getTree', tree), model.tree(tree));
     } catch {
       // the webview's own requests say what went wrong
     }

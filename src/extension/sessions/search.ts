@@ -22,6 +22,7 @@ import { parseSearchQuery } from '../../core/search/queryLanguage';
 import type { SessionModel } from '../../core/engine/model';
 import { tokenizeSearch, type TreeFilterMode } from '../../core/tree/treeView';
 import type { SearchIndexClient } from '../search/indexClient';
+import type { UpdateProgress } from '../../core/search/indexUpdate';
 import type { SearchOutcome } from '../../core/search/searchIndex';
 import type { SessionMeta } from './catalog';
 import { prompts } from '../commands/prompts';
@@ -191,10 +192,10 @@ export class SessionSearch implements vscode.Disposable {
           asking = false;
         }
       };
-      const onProgress = (p: { done: number; total: number; committed?: number }): void => {
+      const onProgress = (p: UpdateProgress): void => {
         status.scanned = Math.min(p.done, status.total);
-        if ((p.committed ?? 0) > committed && p.committed! < p.total) {
-          committed = p.committed!;
+        if (p.committed > committed && p.committed < p.total) {
+          committed = p.committed;
           void showSoFar();
         }
         this.scheduleRedraw();
