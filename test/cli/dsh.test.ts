@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../helpers/fixtures';
+import { REPO_ROOT, fixture } from '../helpers/fixtures';
 import { DSH_FIXTURES, dshFixture, dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from '../helpers/dshBuild';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -66,7 +66,7 @@ test('a store without --session lists its sessions and exits 2; an xcsh file is 
   assert.equal(r.code, 2);
   assert.deepEqual(r.json().sessions.map((s: { id: string }) => s.id), ['one']);
   assert.match(r.stderr, /--session/);
-  const x = cli('events', join(REPO_ROOT, '..', 'shared', 'fixtures', 'real-v3', 'gjc-03-raddit-dashboard-pr.jsonl'));
+  const x = cli('events', fixture('real-v3', 'gjc-03-raddit-dashboard-pr.jsonl'));
   assert.equal(x.code, 2);
   assert.match(x.stderr, /entries/);
   const e = cli('entries', f.raw);
@@ -135,7 +135,7 @@ test('ls lists dsh sessions beside xcsh ones with a format field; dsh subagents 
   const body = dshFixtureText('dsh-cancel-aborted.session.jsonl').split('\n').slice(1).join('\n');
   writeFileSync(join(proj, 'parent-id', 'session.jsonl'), `${header('parent-id')}\n${body}`);
   writeFileSync(join(proj, 'child-id', 'session.jsonl.zstd'), zstdLogOf(`${header('child-id', ',"parentSession":"parent-id","origin":"subagent"')}\n${body}`));
-  copyFileSync(join(REPO_ROOT, '..', 'shared', 'fixtures', 'real-v3', 'gjc-03-raddit-dashboard-pr.jsonl'), join(proj, 'x.jsonl'));
+  copyFileSync(fixture('real-v3', 'gjc-03-raddit-dashboard-pr.jsonl'), join(proj, 'x.jsonl'));
   const r = cli('ls', '--root', root, '--json');
   assert.equal(r.code, 0, r.stderr);
   const all = r.json().flatMap((g: { sessions: unknown[]; subagents: Record<string, unknown[]> }) => [...g.sessions, ...Object.values(g.subagents).flat()]) as { id: string; format: string; path: string }[];

@@ -11,7 +11,7 @@
 // The extension host gets (through the server's environment):
 //   HOME=<fake home>                 so os.homedir() points at the fixture sessions
 //   SESSION_LOOM_TEST_HOME           the same path, for assertions
-//   SESSION_LOOM_FIXTURES            ../shared/fixtures
+//   SESSION_LOOM_FIXTURES            test/fixtures
 //   SESSION_LOOM_HARNESS_PORT        the Playwright API of harness.mjs
 //   SESSION_LOOM_SCREENSHOTS         where screenshots land (test-results/screenshots)
 //   SESSION_LOOM_SEARCH_BATCH_BYTES  the search index's first build commits every 1 MB (64 MB in

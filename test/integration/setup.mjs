@@ -34,8 +34,13 @@ export const codeServerDir = path.join(installDir, 'node_modules', 'code-server'
 export const serverMain = path.join(codeServerDir, 'lib', 'vscode', 'out', 'server-main.js');
 export const chromiumPath = process.env.SESSION_LOOM_CHROMIUM ?? '/usr/bin/chromium';
 
-const APT_HINT =
-  'apt-get update && apt-get install -y chromium ripgrep libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config';
+/**
+ * The Debian packages `npm test` needs (the README lists them; .ci/run installs the same): chromium shows the
+ * workbench; zstd and sqlite3 build the deepseek-harness test inputs in the unit tests; ripgrep and the -dev
+ * packages let code-server's postinstall build VS Code's native modules offline.
+ */
+export const APT_PACKAGES = ['chromium', 'ripgrep', 'zstd', 'sqlite3', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
+const APT_HINT = `apt-get update && apt-get install -y ${APT_PACKAGES.join(' ')}`;
 
 /**
  * server-main.js is in the tarball itself; the postinstall's products are what prove
@@ -137,8 +142,6 @@ async function install() {
   }
   console.log(`[setup] code-server@${CODE_SERVER_VERSION} installed in ${seconds}s`);
 }
-
-const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
 
 /**
  * On a fresh Debian machine the README's commands must work as they are: when we run as root

@@ -1,5 +1,5 @@
 // Builds the world the extension sees in integration tests: a fake home with an xcsh sessions
-// tree made of the shared real-session fixtures (copied byte-exact) and the hostile samples of
+// tree made of the real-session fixtures of test/fixtures (copied byte-exact) and the hostile samples of
 // samples/sessions (the XSS one among them), an empty blob store, and a `workspace/` folder that
 // VS Code opens. The demo has a world of its own: samples/demo/world.mjs.
 //
@@ -18,9 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..');
-/** The read-only material every checkout has beside it. */
-export const sharedDir = path.resolve(repoRoot, '..', 'shared');
-export const fixturesDir = path.join(sharedDir, 'fixtures');
+/** The real-session fixtures, shipped in the repository (each folder's README says where every file comes from). */
+export const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
 export const samplesDir = path.join(repoRoot, 'samples', 'sessions');
 
 /** Session-dir name as xcsh derives it from a cwd (spec, "Layout on disk"). */
@@ -58,7 +57,7 @@ function jsonlIn(dir) {
  */
 export function buildTestHome(tmpDir) {
   if (!existsSync(fixturesDir)) {
-    throw new Error(`Shared fixtures not found at ${fixturesDir}: the checkout needs ../shared beside it.`);
+    throw new Error(`The real-session fixtures are missing: ${fixturesDir} does not exist (restore them with git checkout -- test/fixtures).`);
   }
   const home = path.join(tmpDir, 'home');
   const agentDir = path.join(home, '.xcsh', 'agent');
@@ -75,7 +74,7 @@ export function buildTestHome(tmpDir) {
     const file = path.join(dir, name);
     if (existsSync(file)) throw new Error(`Two fixtures map to ${file}`);
     copyFileSync(source, file);
-    chmodSync(file, 0o644); // the shared fixtures are read-only (0444); Session Loom never writes a read-only file
+    chmodSync(file, 0o644); // a checkout may leave the fixtures read-only; Session Loom never writes a read-only file
     (projects[projectDir] ??= []).push({ file, source });
   };
 

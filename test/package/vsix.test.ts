@@ -2,7 +2,7 @@
 // Builds production into dist/ (the shape `npm run package` ships), lists with vsce, then
 // restores the development build the other suites use.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -84,8 +84,12 @@ describe('VSIX contents (vsce ls)', () => {
     }
     const vsix = join(root, 'dist-vsix', 'session-loom.vsix');
     rmSync(vsix, { force: true });
-    run('npm', ['run', '--silent', 'package']);
+    const packaged = spawnSync('npm', ['run', 'package'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(packaged.status, 0, `npm run package failed:\n${packaged.stdout}\n${packaged.stderr}`);
     assert.ok(existsSync(vsix), 'npm run package wrote no dist-vsix/session-loom.vsix');
+    // One production build (vsce runs vscode:prepublish), not one by the script and another by vsce.
+    const builds = `${packaged.stdout}\n${packaged.stderr}`.split('\n').filter((l) => l.startsWith('[build] production'));
+    assert.equal(builds.length, 1, `the build ran ${builds.length} times:\n${builds.join('\n')}`);
     const extensionsDir = mkdtempSync(join(tmpdir(), 'loom-vsix-'));
     try {
       const out = run(process.execPath, [server, '--install-extension', vsix, '--extensions-dir', extensionsDir]);

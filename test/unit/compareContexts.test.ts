@@ -8,7 +8,7 @@ import { compareLeaves, sharedPrefix, loadSide } from '../../src/core/compare/co
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { forkSessionFile } from '../../src/core/fork/forkSession';
 import { openSessionDocument } from '../../src/core/formats/xcsh/document';
-import { REPO_ROOT } from '../helpers/fixtures';
+import { REPO_ROOT, fixture } from '../helpers/fixtures';
 
 const DEMO = join(REPO_ROOT, 'samples', 'sessions', '--demo-project--', '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');
 
@@ -74,7 +74,7 @@ test('a session and its fork line up by entry id: the fork shares everything up 
 });
 
 test('a compaction on one side only is where that side diverges (its summary comes first)', async () => {
-  const f = join(REPO_ROOT, '..', 'shared', 'fixtures', 'upstream-full', 'pi-before-compaction.jsonl');
+  const f = fixture('upstream-full', 'pi-before-compaction.jsonl');
   const doc = await openSessionDocument(f);
   const withCompaction = doc.tree.defaultLeafId!;
   const before = doc.tree.pathToRoot(withCompaction).find((e) => e.type === 'compaction')!;

@@ -1,7 +1,7 @@
 // The session model seam (src/core/engine): the format is chosen by content, and a dsh log
 // answers the editor's questions (summary, rows, context, windows) through dsh's own rules —
 // raw, zstd and SQLite forms of the same log alike. Expected values come from the spec and the
-// fixtures (dsh-format.md §3–§4, ../shared/fixtures/dsh/README.md), not from running the model.
+// fixtures (dsh-format.md §3–§4, test/fixtures/dsh/README.md), not from running the model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // The Sessions view in the real VS Code (issue 5): the tree through the registered provider's
 // getChildren/getTreeItem, and every command on copies of fixture sessions in a project folder
-// of the fake home (write tests never touch the shared fixtures or the other tests' files).
+// of the fake home (write tests never touch the fixtures or the other tests' files).
 // Modals and input boxes are answered through the extension's injectable prompts.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screens
 import { revealRow } from './util';
 
 const EXTENSION_ID = 'session-loom.session-loom';
-const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
+const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
 const TEST_PROJECT = '--work-loom-it--';
 

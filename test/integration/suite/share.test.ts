@@ -15,7 +15,7 @@ import { allMessages } from '../../../src/core/export/contextMarkdown';
 import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until } from './util';
 
 const sha = (p: string): string => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
-const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'fixtures');
+const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
 
 describe('Export and fork (issue 13)', function () {
   this.timeout(180_000);
