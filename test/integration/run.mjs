@@ -19,7 +19,7 @@
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatAutomationLog, isNoise, launchBrowser, startCodeServer } from './codeServer.mjs';
+import { explainLine, formatAutomationLog, isNoise, launchBrowser, startCodeServer } from './codeServer.mjs';
 import { startHarness } from './harness.mjs';
 import { isInstalled, repoRoot, requireChromium } from './setup.mjs';
 import { buildTestHome, fixturesDir } from './workspace.mjs';
@@ -107,7 +107,8 @@ async function main() {
       const line = formatAutomationLog(args);
       workbenchLog.write(`${type}\t${line}\n`);
       if (finished || !line || isNoise(line)) return;
-      (type === 'error' ? console.error : console.log)(line);
+      const shown = explainLine(line);
+      if (shown !== null) (type === 'error' && shown === line ? console.error : console.log)(shown);
     });
     // The workbench calls this when the test entry's run() settles (0 = resolved). Newer
     // workbenches pass their log files too; keep them for post-mortems.
