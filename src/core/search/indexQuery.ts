@@ -131,7 +131,10 @@ export function rowText(reader: RangeReader, path: string, off: number, len: num
   try {
     const v = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
     if (isTitle) return typeof v.title === 'string' ? v.title : '';
-    return entrySearchFields(v as ViewEntry)?.body ?? '';
+    // A v1 (or hand-made) record has no id in the file: the index gave its row the id made in
+    // memory (Part C §10), and its text does not depend on the id, so any id reads it.
+    const e = typeof v.id === 'string' ? v : { ...v, id: '' };
+    return entrySearchFields(e as ViewEntry)?.body ?? '';
   } catch {
     return '';
   }

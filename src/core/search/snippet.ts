@@ -26,10 +26,13 @@ export function makeSnippet(text: string, q: SearchQuery, width = 160): Snippet 
     firstAt = ranges[0]?.[0] ?? -1;
   }
   let from = firstAt >= 0 ? Math.max(0, firstAt - Math.floor(width / 4)) : 0;
-  // Start at a word boundary when cutting into the text.
+  // Start at a word boundary when cutting into the text, else at least between two characters:
+  // never between the two halves of a surrogate pair (an emoji, a rare CJK ideograph), whose lone
+  // half a terminal shows as U+FFFD.
   if (from > 0) {
-    const space = text.lastIndexOf(' ', from);
-    if (space > from - 20 && space >= 0) from = space + 1;
+    const space = spaceNear(text, from, 20);
+    if (space >= 0) from = space + 1;
+    else if (isLowSurrogate(text.charCodeAt(from)) && isHighSurrogate(text.charCodeAt(from - 1))) from--;
   }
   const to = Math.min(text.length, from + width * 2);
   let out = '';
@@ -37,17 +40,42 @@ export function makeSnippet(text: string, q: SearchQuery, width = 160): Snippet 
   let lastSpace = true;
   for (let i = from; i < to && out.length < width; i++) {
     const c = text[i]!;
-    const ws = c === ' ' || c === '\n' || c === '\t' || c === '\r';
-    map[i - from] = out.length;
+    const ws = isSpace(c);
     if (ws) {
+      map[i - from] = out.length;
       if (!lastSpace) out += ' ';
       lastSpace = true;
+    } else if (isHighSurrogate(c.charCodeAt(0)) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      // A pair goes in whole or not at all.
+      if (out.length + 2 > width) break;
+      map[i - from] = out.length;
+      map[i + 1 - from] = out.length + 1;
+      out += c + text[i + 1]!;
+      i++;
+      lastSpace = false;
     } else {
+      map[i - from] = out.length;
       out += c;
       lastSpace = false;
     }
   }
-  const end = from + map.length;
+  let end = from + map.length;
+  // Cut in the middle of a word: end at the last space instead when it is near and after the
+  // first match.
+  if (end < text.length && !isSpace(text[end]!) && !lastSpace) {
+    const sp = out.lastIndexOf(' ');
+    const matchEnd = (ranges[0]?.[1] ?? firstAt + 1) - from;
+    const keep = matchEnd <= 0 ? 0 : matchEnd < map.length ? map[matchEnd]! : out.length;
+    if (sp > 0 && sp >= out.length - 20 && sp >= keep) {
+      let k = map.length - 1;
+      while (k > 0 && !(map[k] === sp && isSpace(text[from + k]!))) k--;
+      if (k > 0) {
+        map.length = k;
+        end = from + k;
+        out = out.slice(0, sp);
+      }
+    }
+  }
   out = out.trimEnd();
   const prefix = from > 0 ? '…' : '';
   const suffix = end < text.length ? '…' : '';
@@ -59,6 +87,21 @@ export function makeSnippet(text: string, q: SearchQuery, width = 160): Snippet 
     if (b > a) shifted.push([a + prefix.length, Math.min(b, out.length) + prefix.length]);
   }
   return { text: prefix + out + suffix, ranges: shifted };
+}
+
+function isSpace(c: string): boolean {
+  return c === ' ' || c === '\n' || c === '\t' || c === '\r';
+}
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+/** The last whitespace character at `at` or fewer than `within` characters before it, or -1. */
+function spaceNear(text: string, at: number, within: number): number {
+  for (let i = Math.min(at, text.length - 1); i >= 0 && i > at - within; i--) if (isSpace(text[i]!)) return i;
+  return -1;
 }
 
 /** The snippet with its matches in [brackets]-like markers, for a terminal. */
