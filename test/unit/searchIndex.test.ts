@@ -3,7 +3,7 @@
 // entries as the real reader loads them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
@@ -176,7 +176,7 @@ test('v1/v2 fixtures are indexed under the ids the reader gives them (stable mad
   });
 });
 
-test('a damaged index file is rebuilt, not fatal; a deleted one too (it is a cache)', async () => {
+test('a damaged index file of ours is rebuilt, not fatal; a deleted one too (it is a cache)', async () => {
   const dir = tmp();
   const root = join(dir, 'sessions', '--p--');
   mkdirSync(root, { recursive: true });
@@ -185,10 +185,13 @@ test('a damaged index file is rebuilt, not fatal; a deleted one too (it is a cac
   let idx = await SessionSearchIndex.open(db);
   await idx.update([join(dir, 'sessions')]);
   idx.close();
-  writeFileSync(db, Buffer.alloc(64 * 1024, 0x5a));
+  // Damage past the header (which still says the file is ours): every page after the first.
+  const bytes = readFileSync(db);
+  bytes.fill(0x5a, 8192);
+  writeFileSync(db, bytes);
   idx = await SessionSearchIndex.open(db);
   try {
-    assert.equal(idx.fresh, true, 'a garbage file is replaced by an empty index');
+    assert.equal(idx.fresh, true, 'our damaged index is replaced by an empty one');
     await idx.update([join(dir, 'sessions')]);
     assert.equal((await idx.search('gadolinium')).results.sessions.length, 1);
   } finally {

@@ -1,6 +1,10 @@
 // The search index's database: a file we write (through the Node-fs VFS), opened by one process
-// at a time (indexLock.ts). It is a cache of the session files: a missing, foreign, damaged or
-// older-schema database is deleted and built again, never repaired.
+// at a time (indexLock.ts). It is a cache of the session files: a missing, damaged or older-schema
+// index of ours is deleted and built again, never repaired. Ours means marked as ours: SQLite's
+// application id in the file's header (or, for indexes made before the mark, our user_version and
+// our three tables). Any other file at the index's path — another program's database, with its
+// `-journal` or `-wal`, or bytes that are not SQLite — is never deleted: opening refuses with a
+// sentence (IndexNotOursError) and leaves every file as it was.
 //
 // Layout (why each choice, measured on the bench corpus — see README "Search"):
 //  - fts: FTS5, contentless (the text stays in the session files; a snippet reads the entry's
@@ -12,7 +16,7 @@
 //    are a range query.
 //  - entries: per row the entry id to open, its time and its byte range in the file.
 //  - files: per file its identity and where an appended tail starts (incremental updates).
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadSqliteWasm, type Sqlite3 } from '../store/sqliteWasm';
 import { NODE_FS_VFS, registerNodeFsVfs } from '../store/nodeFsVfs';
@@ -21,6 +25,19 @@ import { lockIndexDir } from './indexLock';
 /** Bumped when the layout or what is indexed changes: an older index is rebuilt. */
 export const INDEX_SCHEMA_VERSION = 2;
 export const ROWS_PER_FILE = 2 ** 24;
+/** SQLite's application id of our index files ('SLix'): what tells our index from any other database. */
+export const INDEX_APPLICATION_ID = 0x534c6978;
+
+/** A file at the index's path that the index did not make: it is left as it is. */
+export class IndexNotOursError extends Error {
+  constructor(
+    readonly path: string,
+    what: string,
+  ) {
+    super(`${path} is not a Session Loom search index (${what}); it was left untouched: remove it or choose another index folder`);
+    this.name = 'IndexNotOursError';
+  }
+}
 
 export type Db = InstanceType<Sqlite3['oo1']['DB']>;
 
@@ -64,17 +81,76 @@ function removeDb(path: string): void {
   for (const p of [path, `${path}-journal`, `${path}-wal`]) rmSync(p, { force: true });
 }
 
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Whether the file at `path` is one the index may open, empty or delete: none there, an empty
+ * file, or a database whose header carries our application id — or, made before that mark, our
+ * user_version with the auto-vacuum mode we create (confirmed by the tables after opening).
+ * Throws IndexNotOursError for anything else, reading only the header and never writing.
+ */
+function checkOurs(path: string): 'none' | 'ours' | 'legacy' {
+  for (const side of [`${path}-journal`, `${path}-wal`]) {
+    // A FIFO or device there would hang SQLite's open: refused before anything opens it.
+    if (existsSync(side) && !statSync(side).isFile()) throw new IndexNotOursError(side, 'not a regular file');
+  }
+  if (!existsSync(path)) return 'none';
+  const st = statSync(path);
+  if (!st.isFile()) throw new IndexNotOursError(path, 'not a regular file');
+  if (st.size === 0) return 'none';
+  const head = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  let got = 0;
+  try {
+    if (!fstatSync(fd).isFile()) throw new IndexNotOursError(path, 'not a regular file');
+    got = readSync(fd, head, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (got < 100 || !head.subarray(0, 16).equals(SQLITE_MAGIC)) throw new IndexNotOursError(path, 'not a SQLite database');
+  const applicationId = head.readUInt32BE(68);
+  if (applicationId === INDEX_APPLICATION_ID) return 'ours';
+  const userVersion = head.readUInt32BE(60);
+  const incrementalVacuum = head.readUInt32BE(64);
+  if (applicationId === 0 && userVersion >= 1 && userVersion <= INDEX_SCHEMA_VERSION && incrementalVacuum === 1) return 'legacy';
+  throw new IndexNotOursError(path, applicationId !== 0 ? `another program's database, application id 0x${applicationId.toString(16)}` : 'another database');
+}
+
+/** The index's folder and files are the user's alone (0700 / 0600), whatever the umask: they hold the sessions' words. */
+function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
 function configure(db: Db): void {
   // A cache: a crash may lose the last transaction, never make it inconsistent (the journal);
   // durability across a power cut is not worth an fsync per batch.
   db.exec('PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768;');
 }
 
-function schemaOk(db: Db): boolean {
-  const version = db.selectValue('PRAGMA user_version');
-  if (version !== INDEX_SCHEMA_VERSION) return false;
+function ourTables(db: Db): boolean {
   const tables = new Set(db.selectValues("SELECT name FROM sqlite_schema WHERE type IN ('table')") as string[]);
   return tables.has('files') && tables.has('entries') && tables.has('fts');
+}
+
+function schemaOk(db: Db): boolean {
+  return db.selectValue('PRAGMA user_version') === INDEX_SCHEMA_VERSION && ourTables(db);
+}
+
+const CREATE = `BEGIN; ${SCHEMA} PRAGMA user_version=${INDEX_SCHEMA_VERSION}; PRAGMA application_id=${INDEX_APPLICATION_ID}; COMMIT;`;
+
+/**
+ * After an unclean end (a stale lock taken over, or a journal left behind), a quick check of the
+ * pages and FTS5's own integrity check of its segments: false when either finds damage.
+ */
+function intact(db: Db): boolean {
+  try {
+    if (db.selectValue('PRAGMA quick_check') !== 'ok') return false;
+    db.exec("INSERT INTO fts(fts, rank) VALUES('integrity-check', 0)");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -83,9 +159,13 @@ function schemaOk(db: Db): boolean {
  */
 export async function openIndexDb(path: string): Promise<OpenedIndex> {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const release = lockIndexDir(dir);
+  makePrivateDir(dir);
+  const lock = lockIndexDir(dir);
+  const release = lock.release;
   try {
+    const kind = checkOurs(path);
+    const journal = `${path}-journal`;
+    const unclean = lock.tookOver || (existsSync(journal) && statSync(journal).size > 0);
     const sqlite3 = await loadSqliteWasm();
     registerNodeFsVfs(sqlite3);
     const open = (): Db => new sqlite3.oo1.DB({ filename: path, flags: 'c', vfs: NODE_FS_VFS } as never);
@@ -93,27 +173,37 @@ export async function openIndexDb(path: string): Promise<OpenedIndex> {
     let fresh = false;
     try {
       db = open();
+      if (kind === 'legacy' && !ourTables(db)) {
+        db.close();
+        db = null;
+        throw new IndexNotOursError(path, 'another database');
+      }
       configure(db);
       if (!schemaOk(db)) {
         const empty = db.selectValue('SELECT count(*) FROM sqlite_schema') === 0;
         if (!empty) throw new Error('another schema');
         db.exec(CREATE_PRAGMAS);
-        db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version=${INDEX_SCHEMA_VERSION}; COMMIT;`);
+        db.exec(CREATE);
         fresh = true;
+      } else if (kind === 'legacy') {
+        db.exec(`PRAGMA application_id=${INDEX_APPLICATION_ID}`);
       }
+      if (unclean && !fresh && !intact(db)) throw new Error('damaged after an unclean end');
       // A bulk update cut short (killed mid-way) leaves its policy in the config table.
       setMergePolicy(db, DEFAULT_MERGE_POLICY);
-    } catch {
-      // Not a database, damaged, or an older layout: it is only a cache.
+    } catch (e) {
+      if (e instanceof IndexNotOursError) throw e;
+      // Ours, but damaged or of an older layout: it is only a cache.
       db?.close();
       removeDb(path);
       db = open();
       configure(db);
       db.exec(CREATE_PRAGMAS);
-      db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version=${INDEX_SCHEMA_VERSION}; COMMIT;`);
+      db.exec(CREATE);
       setMergePolicy(db, DEFAULT_MERGE_POLICY);
       fresh = true;
     }
+    for (const p of [path, journal]) if (existsSync(p)) chmodSync(p, 0o600);
     const handle = db;
     return {
       db: handle,
@@ -134,8 +224,9 @@ export async function openIndexDb(path: string): Promise<OpenedIndex> {
   }
 }
 
-/** Deletes the index files at `path` (the database and its journal). */
+/** Deletes the index files at `path` (the database and its journal) — only if they are ours. */
 export function deleteIndexDb(path: string): void {
+  checkOurs(path);
   removeDb(path);
 }
 

@@ -190,6 +190,15 @@ const OPTIMIZE_ROWS = 20_000;
 const BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
+ * Unchanged: the same file (device and inode) with the same size and mtime. A session replaced by
+ * another file of the same size and mtime (a copy with its times kept, `mv` over it) is a new inode:
+ * read again.
+ */
+function sameFile(row: { dev: number; ino: number; size: number; mtime: number }, st: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
+  return row.size === st.size && row.mtime === st.mtimeMs && row.ino === st.ino && row.dev === st.dev;
+}
+
+/**
  * Brings the index up to date for `files` (path → current stat; paths indexed before and
  * missing from it are dropped when `complete` says the map is every file under the roots).
  * Cancellable between files: what was committed stays, the rest is picked up next time.
@@ -268,7 +277,7 @@ export async function updateIndex(
   let toRead = 0;
   for (const [p, st] of files) {
     const row = known.get(p);
-    if (!row || row.size !== st.size || row.mtime !== st.mtimeMs) toRead += st.size - (row && st.size >= row.bytes ? row.bytes : 0);
+    if (!row || !sameFile(row, st)) toRead += st.size - (row && st.size >= row.bytes ? row.bytes : 0);
   }
   const bulk = toRead >= BATCH_BYTES;
   if (bulk) setMergePolicy(db, { hashBytes: BULK_HASH_BYTES, automerge: 0 });
@@ -293,7 +302,7 @@ export async function updateIndex(
       throwIfCancelled(opts.signal);
       const row = known.get(path);
       progress.done++;
-      if (row && row.size === st.size && row.mtime === st.mtimeMs) {
+      if (row && sameFile(row, st)) {
         stats.unchanged++;
         if (!inTx) progress.committed = progress.done;
         continue;

@@ -81,11 +81,15 @@ export class SessionSearchIndex {
     }
   }
 
+  /** The roots of the last full update: what a query that finds the index damaged builds it again from. */
+  private roots: readonly string[] | null = null;
+
   /** Brings the index up to date with every session file under `roots`. */
   async update(roots: readonly string[], opts: { signal?: AbortSignal; onProgress?: (p: UpdateProgress) => void; batchBytes?: number } = {}): Promise<UpdateStats> {
     this.updating++;
     try {
       return await this.serial(async () => {
+        this.roots = [...roots];
         const files = await sessionFilesUnder(roots);
         return this.recovering(() => updateIndex(this.opened, files, { complete: true, readWorkerFile: defaultReadWorkerFile(), betweenBatches: () => this.answerWaiting(true), ...opts }), true);
       });
@@ -141,14 +145,25 @@ export class SessionSearchIndex {
   private async searchNow(query: string, opts: SearchOptions): Promise<SearchOutcome> {
     const t0 = performance.now();
     const q = parseSearchQuery(query);
-    return this.recovering(() => {
+    const ask = (): SearchOutcome => {
       const results = querySessions(this.opened.db, q);
       if (q.problems.length > 0) results.problems.push(...q.problems);
       const entries: Record<string, EntryHit[]> = {};
       const per = opts.entriesPerSession ?? 0;
       if (per > 0) Object.assign(entries, topEntryHits(this.opened.db, q, results, results.sessions.slice(0, opts.detailedSessions ?? 20).map((s) => s.file), per));
       return { query: q, results, entries, ms: performance.now() - t0 };
-    }, false);
+    };
+    try {
+      return ask();
+    } catch (e) {
+      // A damaged page or FTS5 segment: the index is a cache, so it is built again from the roots
+      // it was last brought up to date with, and the query asked once more (never an empty answer
+      // from an empty index).
+      if (!isCorruption(e) || this.roots === null) throw e;
+      await this.rebuild();
+      await updateIndex(this.opened, await sessionFilesUnder(this.roots), { complete: true, readWorkerFile: defaultReadWorkerFile() });
+      return ask();
+    }
   }
 
   /** A session's best matching entries with snippets. */

@@ -148,7 +148,7 @@ export function registerNodeFsVfs(sqlite3: Sqlite3): void {
       let mode = writable ? constants.O_RDWR : constants.O_RDONLY;
       if (flags & OPEN_CREATE) mode |= constants.O_CREAT;
       if (flags & OPEN_EXCLUSIVE) mode |= constants.O_EXCL;
-      const fd = openSync(path, mode, 0o644);
+      const fd = openSync(path, mode, 0o600); // files it creates hold the sessions' words: the user's alone
       files.set(ptr(pFile), { fd, path, deleteOnClose });
       const file = new capi.sqlite3_file(pFile as never) as unknown as Struct;
       file.$pMethods = io.pointer;
