@@ -14,21 +14,29 @@ const data = JSON.parse(block?.textContent ?? 'null') as ExportData;
 
 const allIds = data.trees.all.map((r) => r.entryId);
 
+/**
+ * A table of the page's data keyed by an entry id: its own value only. Entry ids come from the session
+ * file, and one named `__proto__`, `constructor` or `toString` must not reach Object.prototype.
+ */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
 function leafFromHash(): string | null {
   const m = /(?:^#|&)leaf=([^&]+)/.exec(location.hash);
   const id = m ? decodeURIComponent(m[1]!) : null;
-  return id !== null && id in data.parents ? id : null;
+  return id !== null && own(data.parents, id) !== undefined ? id : null;
 }
 
 /** The exported context for a selection: its own, else the opening leaf's. */
 function contextOf(leafId: string | null): ExportedContext {
   const id = leafId ?? data.selectLeafId;
-  return (id !== null ? data.contexts[id] : undefined) ?? data.contexts[data.selectLeafId ?? ''] ?? Object.values(data.contexts)[0]!;
+  return (id !== null ? own(data.contexts, id) : undefined) ?? own(data.contexts, data.selectLeafId ?? '') ?? Object.values(data.contexts)[0]!;
 }
 
 function pathOf(leaf: string | null): Set<string> {
   const out = new Set<string>();
-  for (let id: string | null | undefined = leaf; id && !out.has(id); id = data.parents[id]) out.add(id);
+  for (let id: string | null | undefined = leaf; id && !out.has(id); id = own(data.parents, id)) out.add(id);
   return out;
 }
 
@@ -36,7 +44,7 @@ function pathOf(leaf: string | null): Set<string> {
 function rowIndexOf(rows: readonly TreeRow[], id: string | null): number | null {
   const at = new Map(rows.map((r, i) => [r.entryId, i]));
   const seen = new Set<string>();
-  for (let cur: string | null | undefined = id; cur && !seen.has(cur); cur = data.parents[cur]) {
+  for (let cur: string | null | undefined = id; cur && !seen.has(cur); cur = own(data.parents, cur)) {
     seen.add(cur);
     const i = at.get(cur);
     if (i !== undefined) return i;
@@ -102,7 +110,7 @@ function answer(req: Req): unknown {
       return { messageIndex: m === -1 ? null : m, cutIndex: cut === -1 ? null : cut };
     }
     case 'getImage':
-      return data.images[`${req.params.entryId}:${req.params.blockIndex}`] ?? { kind: 'error', message: 'This image is not in the exported page.' };
+      return own(data.images, `${req.params.entryId}:${req.params.blockIndex}`) ?? { kind: 'error', message: 'This image is not in the exported page.' };
     case 'openRaw':
     case 'revealInSessions':
     case 'migrate':

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -144,4 +144,34 @@ test('--branch exports the path to the leaf only', { timeout: 180_000 }, async (
     'the root → leaf path (this session is one line up to there)',
   );
   assert.equal(Object.keys(data.contexts).length, 100, 'a context for every entry of the path');
+});
+
+// Issue 22 §19: entry ids are data. One named `__proto__` (or `constructor`, `toString`) is an entry like any
+// other in the export's tables, and the page opened at `#leaf=__proto__` becomes ready on that entry.
+test('entries whose ids are __proto__, constructor and toString are exported and a #leaf=__proto__ link opens on that entry', { timeout: 120_000 }, async (t) => {
+  const t0 = '2026-06-01T10:00:00.000Z';
+  const lines = [
+    { type: 'session', version: 3, id: 'proto-session', timestamp: t0, cwd: '/p' },
+    { type: 'message', id: 'constructor', parentId: null, timestamp: t0, message: { role: 'user', content: 'first prompt', timestamp: 0 } },
+    { type: 'message', id: '__proto__', parentId: 'constructor', timestamp: t0, message: { role: 'assistant', content: [{ type: 'text', text: 'an answer' }], timestamp: 0 } },
+    { type: 'message', id: 'toString', parentId: '__proto__', timestamp: t0, message: { role: 'user', content: 'second prompt', timestamp: 0 } },
+  ];
+  const src = join(work, 'proto.jsonl');
+  writeFileSync(src, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const out = exportHtml(src);
+  const html = readFileSync(out, 'utf8');
+  const block = /<script type="application\/json" id="session-loom-export">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(block, 'the data block');
+  const data = JSON.parse(block[1]!) as { parents: Record<string, unknown>; contexts: Record<string, unknown> };
+  for (const id of ['constructor', '__proto__', 'toString']) {
+    assert.ok(Object.prototype.hasOwnProperty.call(data.parents, id), `parents has ${id}`);
+    assert.ok(Object.prototype.hasOwnProperty.call(data.contexts, id), `contexts has ${id}`);
+  }
+  assert.equal(data.parents['toString'], '__proto__');
+  if (!browser) return t.skip(`no Chromium at ${CHROMIUM}`);
+  const { page, errors } = await open(out, '#leaf=__proto__');
+  await page.waitForSelector('[data-message-count][data-leaf-id="__proto__"]', { timeout: 30_000 });
+  assert.equal(await page.getAttribute('[data-message-count]', 'data-message-count'), '2');
+  assert.deepEqual(errors, []);
+  await page.context().close();
 });

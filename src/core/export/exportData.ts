@@ -44,7 +44,8 @@ async function allRows(model: SessionModel, filter: TreeFilter, leafId: string |
  * parent is the nearest row above it at its own depth, or one level up when it starts a branch.
  */
 export function parentsFromRows(rows: readonly TreeRow[]): Record<string, string | null> {
-  const parents: Record<string, string | null> = {};
+  // Keyed by entry ids from the file: no prototype, so an id `__proto__` is an entry like any other.
+  const parents = Object.create(null) as Record<string, string | null>;
   const lastAtDepth: string[] = [];
   for (const r of rows) {
     const d = r.forks ? r.depth - 1 : r.depth;
@@ -57,7 +58,7 @@ export function parentsFromRows(rows: readonly TreeRow[]): Record<string, string
 
 function pathOf(parents: Record<string, string | null>, leaf: string): Set<string> {
   const out = new Set<string>();
-  for (let id: string | null | undefined = leaf; id && !out.has(id); id = parents[id]) out.add(id);
+  for (let id: string | null | undefined = leaf; id && !out.has(id); id = Object.prototype.hasOwnProperty.call(parents, id) ? parents[id] : undefined) out.add(id);
   return out;
 }
 
@@ -96,7 +97,7 @@ export async function buildExportData(model: SessionModel, opts: ExportOptions =
     }
     return at;
   };
-  const contexts: Record<string, ExportedContext> = {};
+  const contexts = Object.create(null) as Record<string, ExportedContext>;
   for (const id of targets) {
     const info = await model.context(id);
     const messages = (await allMessages(model, info.leafId, info.messageCount)).map((v) => put(v, 'm'));
@@ -106,7 +107,7 @@ export async function buildExportData(model: SessionModel, opts: ExportOptions =
     contexts[id] = { info, messages, cut };
   }
 
-  const images: ExportData['images'] = {};
+  const images = Object.create(null) as ExportData['images'];
   for (const v of pool) {
     for (const b of v.blocks) {
       if (b.kind !== 'image') continue;
