@@ -109,8 +109,14 @@ function answer(req: Req): unknown {
       const cut = c.cut.findIndex((i) => data.pool[i]!.entryId === req.params.entryId);
       return { messageIndex: m === -1 ? null : m, cutIndex: cut === -1 ? null : cut };
     }
-    case 'getImage':
-      return own(data.images, `${req.params.entryId}:${req.params.blockIndex}`) ?? { kind: 'error', message: 'This image is not in the exported page.' };
+    case 'getImage': {
+      // Each picture is embedded once (data.blobs) and referenced by every entry that shows it.
+      const image = own(data.images, `${req.params.entryId}:${req.params.blockIndex}`);
+      if (image === undefined) return { kind: 'error', message: 'This image is not in the exported page.' };
+      if (image.kind !== 'ref') return image;
+      const dataUrl = own(data.blobs, image.blob);
+      return dataUrl !== undefined ? { kind: 'data', dataUrl } : { kind: 'error', message: 'This image is not in the exported page.' };
+    }
     case 'openRaw':
     case 'revealInSessions':
     case 'migrate':

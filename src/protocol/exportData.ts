@@ -24,8 +24,13 @@ export interface ExportData {
   /** entryId → its context; an entry without one shows the context of its nearest exported descendant leaf. */
   contexts: Record<string, ExportedContext>;
   pool: MessageView[];
-  /** `${entryId}:${blockIndex}` → a data URL, or why there is none. */
-  images: Record<string, { kind: 'data'; dataUrl: string } | { kind: 'missing'; hash: string } | { kind: 'error'; message: string }>;
+  /**
+   * `${entryId}:${blockIndex}` → its picture in `blobs`, or why there is none. A picture shown by many
+   * entries (one blob, or the same inline data) is embedded once and referenced by each of them.
+   */
+  images: Record<string, { kind: 'ref'; blob: string } | { kind: 'missing'; hash: string } | { kind: 'error'; message: string }>;
+  /** Each distinct picture's data URL, by its blob hash (or `inline:N` for data held in the entry). */
+  blobs: Record<string, string>;
   /** Contexts were exported for the leaves only (a large session). */
   leavesOnly: boolean;
   exportedAt: string;

@@ -1,7 +1,10 @@
 // The data of an HTML export (issue 13): what the exported page's static host answers from must be
 // what the session model answers, and it must carry no markup that could run.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BlobStore } from '../../src/core/formats/xcsh/blobs';
 import { test } from 'node:test';
 import { buildExportData, parentsFromRows } from '../../src/core/export/exportData';
 import { jsonScriptText } from '../../src/core/inlineHtml';
@@ -19,7 +22,7 @@ test('the parents read from the flattened rows are the tree parents of every ent
   const model = await openSessionModel(DEMO);
   const data = await buildExportData(model);
   for (const e of doc.loaded.entries) assert.equal(data.parents[e.id], doc.tree.parentOf(e.id), e.id);
-  assert.deepEqual(parentsFromRows([]), {});
+  assert.deepEqual(Object.keys(parentsFromRows([])), []);
   model.dispose();
 });
 
@@ -63,4 +66,42 @@ test('a branch export holds the path to the leaf only, flattened to one line', a
   assert.ok(data.trees.all.every((r) => r.depth === 0));
   assert.equal(data.selectLeafId, leaf);
   model.dispose();
+});
+
+// Issue 22 §14: one picture referenced by many entries is embedded once, and a page's pictures are bounded.
+test('a blob shown by 50 entries is embedded once and referenced by each; inline copies of one picture too; past the budget a picture is named, not embedded', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-export-blobs-'));
+  const store = new BlobStore(join(dir, 'blobs'));
+  const picture = Buffer.alloc(300_000, 7);
+  const hash = await store.put(picture);
+  const inline = Buffer.alloc(1_000, 9).toString('base64');
+  const t = '2026-06-01T10:00:00.000Z';
+  const lines: object[] = [{ type: 'session', version: 3, id: 'blobs', timestamp: t, cwd: '/p' }];
+  let parent: string | null = null;
+  for (let i = 0; i < 50; i++) {
+    const id = `e${String(i).padStart(3, '0')}`;
+    const data = i < 40 ? `blob:sha256:${hash}` : inline;
+    lines.push({ type: 'message', id, parentId: parent, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: `look ${i}` }, { type: 'image', mimeType: 'image/png', data }], timestamp: 0 } });
+    parent = id;
+  }
+  const file = join(dir, 's.jsonl');
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const model = await openSessionModel(file, { blobDir: store.dir });
+  try {
+    const data = await buildExportData(model);
+    const refs = Object.values(data.images);
+    assert.equal(refs.length, 50, 'every image block has its entry');
+    assert.ok(refs.every((r) => r.kind === 'ref'), JSON.stringify(refs.filter((r) => r.kind !== 'ref')).slice(0, 200));
+    assert.deepEqual(Object.keys(data.blobs).sort(), [hash, 'inline:0'].sort(), 'two distinct pictures, each once');
+    const json = JSON.stringify(data);
+    assert.ok(json.length < 2 * picture.length * (4 / 3), `the data holds the 300 KB picture once (${json.length} characters)`);
+
+    const small = await buildExportData(model, { imageBudgetChars: 10_000 });
+    assert.deepEqual(Object.keys(small.blobs), ['inline:0'], 'the big picture does not fit; the small one does');
+    const named = Object.values(small.images).filter((r) => r.kind === 'error');
+    assert.equal(named.length, 40);
+    assert.match((named[0] as { message: string }).message, /^Not embedded: the page's pictures would pass/);
+  } finally {
+    model.dispose();
+  }
 });

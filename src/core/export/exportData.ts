@@ -26,7 +26,15 @@ export interface ExportOptions {
   leafId?: string | null;
   scope?: 'session' | 'branch';
   now?: Date;
+  /** The most picture data one page embeds, in characters of data URLs (default EXPORT_IMAGE_BUDGET_CHARS). */
+  imageBudgetChars?: number;
 }
+
+/**
+ * A page holds at most this much picture data (256 MiB of data URLs): past it, a picture is named,
+ * not embedded — a browser has to parse the whole page before it shows anything.
+ */
+export const EXPORT_IMAGE_BUDGET_CHARS = 256 * 2 ** 20;
 
 async function allRows(model: SessionModel, filter: TreeFilter, leafId: string | null): Promise<TreeRow[]> {
   const rows: TreeRow[] = [];
@@ -108,12 +116,45 @@ export async function buildExportData(model: SessionModel, opts: ExportOptions =
   }
 
   const images = Object.create(null) as ExportData['images'];
+  const blobs = Object.create(null) as ExportData['blobs'];
+  const inline = new Map<string, string>();
+  const overBudget = new Map<string, ExportData['images'][string]>();
+  let embedded = 0;
+  const budget = opts.imageBudgetChars ?? EXPORT_IMAGE_BUDGET_CHARS;
   for (const v of pool) {
     for (const b of v.blocks) {
       if (b.kind !== 'image') continue;
       const key = `${b.entryId}:${b.blockIndex}`;
-      if (!(key in images)) images[key] = await model.image(b.entryId, b.blockIndex);
+      if (Object.prototype.hasOwnProperty.call(images, key)) continue;
+      // A blob shown by many entries is read and embedded once.
+      if (b.blobHash !== null && Object.prototype.hasOwnProperty.call(blobs, b.blobHash)) {
+        images[key] = { kind: 'ref', blob: b.blobHash };
+        continue;
+      }
+      const refused = b.blobHash !== null ? overBudget.get(b.blobHash) : undefined;
+      if (refused) {
+        images[key] = refused;
+        continue;
+      }
+      const got = await model.image(b.entryId, b.blockIndex);
+      if (got.kind !== 'data') {
+        images[key] = got;
+        continue;
+      }
+      let blob = b.blobHash ?? inline.get(got.dataUrl);
+      if (blob === undefined || !Object.prototype.hasOwnProperty.call(blobs, blob)) {
+        if (embedded + got.dataUrl.length > budget) {
+          images[key] = { kind: 'error', message: `Not embedded: the page's pictures would pass ${Math.round(budget / 2 ** 20)} MB.` };
+          if (b.blobHash !== null) overBudget.set(b.blobHash, images[key]);
+          continue;
+        }
+        blob ??= `inline:${inline.size}`;
+        if (b.blobHash === null) inline.set(got.dataUrl, blob);
+        blobs[blob] = got.dataUrl;
+        embedded += got.dataUrl.length;
+      }
+      images[key] = { kind: 'ref', blob };
     }
   }
-  return { version: 1, summary, selectLeafId, scope, trees, parents, contexts, pool, images, leavesOnly, exportedAt: (opts.now ?? new Date()).toISOString() };
+  return { version: 1, summary, selectLeafId, scope, trees, parents, contexts, pool, images, blobs, leavesOnly, exportedAt: (opts.now ?? new Date()).toISOString() };
 }
