@@ -4,7 +4,7 @@
 // Building the extension host also writes l10n/bundle.l10n.json: the keys of every l10n call in
 // src/extension, src/core (`l10nT`) and webview/ (see test/l10n-keys.mjs).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_FILE, writeL10nBundle } from './test/l10n-keys.mjs';
@@ -29,6 +29,10 @@ const common = {
 
 const node = { ...common, ...nodeBundleOptions() };
 
+// `session-loom --version` prints package.json's version, put into dist/cli.js at build time.
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+const cli = nodeBundleOptions({ shebang: true });
+
 /**
  * Writes l10n/bundle.l10n.json (the l10n keys of src/extension, src/core and webview/) at the start
  * of each extension-host build, watch rebuilds included (in --watch, a webview-only edit reaches the
@@ -50,7 +54,7 @@ const l10nBundle = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
-  { ...node, ...nodeBundleOptions({ shebang: true }), entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  { ...node, ...cli, define: { ...cli.define, SESSION_LOOM_VERSION: JSON.stringify(version) }, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   // The thread the extension reads and holds sessions in (src/core/engine/worker/).
   { ...node, entryPoints: ['src/core/engine/worker/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   // The search index's worker thread (src/extension/search/indexClient.ts starts it beside dist/extension.js).

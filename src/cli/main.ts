@@ -1,13 +1,14 @@
 // session-loom: the core's command line. JSON on stdout; human messages and errors on stderr as
 // `file:line: message`, or `file: message` for what concerns the whole file (missing, live,
-// read-only…: no line to point at, and `:1:` would name one); exit 0 on success, 1 on an error
-// (or doctor findings), 2 on bad usage.
+// read-only…: no line to point at, and `:1:` would name one); exit 0 on success (nothing found
+// included: ls, search and history say on stderr where they looked), 1 on an error (or doctor
+// findings), 2 on bad usage (one line, then the command's usage or the way to --help).
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
 import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
 import { exportCommand, forkCommand, USAGE as SHARE } from './commands/share';
 import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
-import { CliError, processIo, UsageError, type Io } from './util';
+import { CliError, errorText, processIo, UsageError, wrapText, type Io } from './util';
 
 const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   context: contextCommand,
@@ -25,60 +26,84 @@ const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   fork: forkCommand,
 };
 
-export const HELP = `session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi),\nand view deepseek-harness (dsh) logs read-only (raw, .jsonl.zstd, SQLite stores)
+/** A command's usage line (kept whole: the README's synopsis is these lines) and its description, wrapped. */
+const command = (usage: string, description: string): string => `${usage}\n${wrapText(description, { indent: '    ' })}\n`;
 
-${READ.context}
-    the model context at a leaf (default: the last entry in file order) as JSON
-${READ.entries}
-    {header, entries, diagnostics, leafId} after in-memory migration (holds the whole file: it prints
-    every entry; context, tree and doctor read a v3 session in windows instead)
-${READ.events}
-    a deepseek-harness log: {format, header, state, events, closers, diagnostics} (closers: the
-    synthetic events of an interrupted turn, applied in memory and never written)
-${READ.tree}
-    the branch tree as indented text (labels in [brackets], the default leaf marked); a dsh log
-    as turns → steps → events
-${READ.ls}
-    sessions grouped by project (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions,
-    ~/.pi/agent/sessions, ~/.dsh/sessions when present); nothing found: where it looked, on stderr
-${READ.doctor}
-    diagnostics; exit 0 when clean, 1 when there are findings (a file without a header: "header":
-    "missing", "version": null)
-${FIND.search}
-    full-text search across every session (an index kept in ~/.cache/session-loom, built on first use)
-    ${QUERY_HELP.replace(/\n/g, '\n    ')}
-${FIND.history}
-    the agent's prompt history (~/.xcsh/agent/history.db), newest first, read-only
-${SHARE.export}
-    the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump)
-    or as one self-contained HTML page that works offline (the whole tree, or --branch: the
-    path to the leaf only); stdout unless -o names a new file
-${SHARE.fork}
-    a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id,
-    parentSession = the source's id; the source is never written
-${WRITE.migrate}
-    rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)
-${WRITE.relabel}
-    append a label entry
-${WRITE.title}
-    set the session title (replaces the header line only; every other byte kept)
+/** Every line at most HELP_WIDTH columns, but the usage lines (test/cli/helpAndReadme.test.ts). */
+export const HELP =
+  wrapText(
+    'session-loom — view and safely edit coding-agent session files (xcsh, pi, oh-my-pi), and view deepseek-harness (dsh) ' +
+      'logs read-only (raw, .jsonl.zstd, SQLite stores). JSON goes to stdout, messages to stderr as "file:line: message". ' +
+      'Exit status: 0 on success, also when nothing is found (ls, search and history then say on stderr where they looked); ' +
+      '1 on an error (a missing file, or a <file> that is not a session: a binary, an image, JSON that is not session ' +
+      'records) and when doctor has findings; 2 on bad usage (an unknown command or option, an extra argument, an option ' +
+      "that does not apply). session-loom <command> --help: one command's usage; session-loom --version (or -V): the version.",
+  ) +
+  '\n\n' +
+  command(READ.context, 'the model context at a leaf (default: the last entry in file order) as JSON; a dsh log takes --at <seq> instead of --leaf') +
+  command(READ.entries, '{header, entries, diagnostics, leafId} after in-memory migration (holds the whole file: it prints every entry; context, tree and doctor read a v3 session in windows instead)') +
+  command(
+    READ.events,
+    'a deepseek-harness log: {format, header, state, events, closers, diagnostics} (closers: the synthetic events of an interrupted turn, applied in memory and never written); ' +
+      "--session picks one session of a dsh SQLite store (without it, exit 2 and the store's sessions)",
+  ) +
+  command(READ.tree, 'the branch tree as text: the path to the default leaf at one level, each side branch indented under the entry it forks from (labels in [brackets], the default leaf marked); a dsh log as turns → steps → events') +
+  command(
+    READ.ls,
+    'sessions grouped by project (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions, ~/.pi/agent/sessions, ~/.dsh/sessions when present); ' +
+      'nothing found: exit 0, and where it looked on stderr',
+  ) +
+  command(READ.doctor, 'diagnostics; exit 0 when clean, 1 when there are findings (a file without a header says "header": "missing" and "version": null)') +
+  command(
+    FIND.search,
+    'full-text search across every session (an index kept in ~/.cache/session-loom, built on first use); no match: exit 0, and the roots it searched on stderr',
+  ) +
+  `${wrapText(QUERY_HELP, { indent: '      ', hang: ' '.repeat(6 + 'query: '.length) })}\n` +
+  command(
+    FIND.history,
+    "the agent's prompt history (~/.xcsh/agent/history.db, else ~/.omp's or ~/.pi's), newest first, read-only; no history database: exit 0, and where it looked on stderr",
+  ) +
+  command(
+    SHARE.export,
+    'the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump) or as one self-contained HTML page that works offline ' +
+      '(the whole tree, or --branch: the path to the leaf only); stdout unless -o names a new file',
+  ) +
+  command(SHARE.fork, "a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id, parentSession = the source's id; the source is never written") +
+  command(WRITE.migrate, 'rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)') +
+  command(WRITE.relabel, 'append a label entry') +
+  command(WRITE.title, 'set the session title (replaces the header line only; every other byte kept)') +
+  `\n${FORCE_HELP}\n`;
 
-${FORCE_HELP}
-`;
+/** The version of package.json, put in by the build (esbuild.mjs `define`); `dev` when run from source. */
+declare const SESSION_LOOM_VERSION: string | undefined;
+export const VERSION = typeof SESSION_LOOM_VERSION === 'string' ? SESSION_LOOM_VERSION : 'dev';
+
+/** The second line of every usage error from the command line itself: the way to the help. */
+const HELP_HINT = "Run 'session-loom --help' for usage.";
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     io.out(HELP);
-    return cmd === undefined ? 2 : 0;
+    return 0;
+  }
+  if (cmd === '--version' || cmd === '-V') {
+    io.out(`session-loom ${VERSION}\n`);
+    return 0;
+  }
+  if (cmd === undefined) {
+    io.err(`usage: session-loom <command> [<args>]   (commands: ${Object.keys(COMMANDS).join(', ')})\n${HELP_HINT}\n`);
+    return 2;
   }
   const fn = COMMANDS[cmd];
   if (!fn) {
-    io.err(`session-loom: unknown command "${escapeForTerminal(cmd)}"\n\n${HELP}`);
+    io.err(`session-loom: unknown ${cmd.startsWith('-') ? 'option' : 'command'} "${escapeForTerminal(cmd)}"\n${HELP_HINT}\n`);
     return 2;
   }
+  // A fresh Io per run: the command notes on it the file it is about (io.subject).
+  const cio: Io = { out: (t) => io.out(t), err: (t) => io.err(t) };
   try {
-    return await fn(rest, io);
+    return await fn(rest, cio);
   } catch (e) {
     // The file name and the message carry text from paths and files: escaped (terminalText.ts).
     // A usage error's own line breaks (message, then the usage) are kept; its pieces from the
@@ -88,9 +113,12 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       io.err(`${where}${e instanceof UsageError ? escapeLinesForTerminal(e.message) : escapeForTerminal(e.message)}\n`);
       return e.exitCode;
     }
-    const err = e as NodeJS.ErrnoException;
-    const file = rest.find((a) => !a.startsWith('-'));
-    io.err(`${file ? `${escapeForTerminal(file)}: ` : 'session-loom: '}${err.code ? `${escapeForTerminal(err.code)}: ` : ''}${escapeForTerminal(err.message ?? String(e))}\n`);
+    // Anything else is blamed on the path it names (a system error carries one: the cache folder,
+    // an output file…), else on the file the command is about, else on no file at all — never on
+    // whichever argument came first.
+    const path = (e as NodeJS.ErrnoException | null)?.path;
+    const file = typeof path === 'string' ? path : cio.subject;
+    io.err(`${file !== undefined ? `${escapeForTerminal(file)}: ` : 'session-loom: '}${escapeForTerminal(errorText(e))}\n`);
     return 1;
   }
 }

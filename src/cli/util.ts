@@ -1,6 +1,9 @@
 // Shared CLI plumbing: errors that carry `file:line`, output helpers, option parsing.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { SessionFormat } from '../core/formats/detect';
+import { sniffSessionFile } from '../core/formats/sniff';
 import { BlobStore } from '../core/formats/xcsh/blobs';
 import { escapeForTerminal, jsonForTerminal } from './terminalText';
 
@@ -27,6 +30,11 @@ export class UsageError extends CliError {
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * The file the command is about, once its arguments are checked (parseFileCommand sets it): an
+   * error that names no path of its own is reported against it (main.ts).
+   */
+  subject?: string;
 }
 
 export const processIo: Io = {
@@ -57,32 +65,155 @@ export function parse<O extends Options>(argv: string[], options: O, usage?: str
   }
 }
 
+/** What parseFileCommand checks besides the options. */
+export interface FileCommandSpec {
+  /** Printed after the usage by --help. */
+  more?: string;
+  /**
+   * The most positional arguments the command takes (the file included; default 1): one more is a
+   * usage error naming it. Infinity leaves the check to the command.
+   */
+  positionals?: number;
+}
+
+/** `unexpected argument "x"` and the usage: an argument the command does not take (exit 2). */
+export function unexpectedArgument(arg: string, usage: string): UsageError {
+  return new UsageError(`unexpected argument "${escapeForTerminal(arg)}"\n${usage}`);
+}
+
 /**
  * The start of every `<file>` subcommand: parse the options, answer --help (null: the usage, and
- * `more` when given, was printed, exit 0), and check that the first positional is an existing file.
+ * `more` when given, was printed, exit 0), refuse extra arguments, check that the first positional
+ * is an existing file, and that it is a session (sniffSessionFile: a binary, an image or JSONL of
+ * another tool is refused in one sentence, exit 1). `format` is the session's.
  */
 export async function parseFileCommand<O extends Options>(
   argv: string[],
   options: O,
   usage: string,
   io: Io,
-  more?: string,
-): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string } | null> {
+  spec: FileCommandSpec = {},
+): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string; format: SessionFormat } | null> {
   const { values, positionals } = parse(argv, options, usage);
   if (values.help) {
-    io.out(usage + '\n' + (more ? more + '\n' : ''));
+    io.out(usage + '\n' + (spec.more ? spec.more + '\n' : ''));
     return null;
   }
-  return { values, positionals, file: await requireFile(positionals[0], usage) };
+  const max = spec.positionals ?? 1;
+  if (positionals.length > max) throw unexpectedArgument(positionals[max]!, usage);
+  const file = await requireFile(positionals[0], usage);
+  io.subject = file;
+  return { values, positionals, file, format: await requireSession(file) };
 }
 
 /** The session file argument must exist and be a file (a missing file is an error, not an empty session). */
 export async function requireFile(path: string | undefined, usage: string): Promise<string> {
   if (!path) throw new UsageError(`missing <file>\n${usage}`);
-  const st = await stat(path).catch(() => null);
-  if (!st) throw new CliError('no such file', path, 0);
+  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(errorText(e), path, 0);
+  });
+  if (st.isDirectory()) throw new CliError('is a directory, not a session file', path, 0);
   if (!st.isFile()) throw new CliError('not a regular file', path, 0);
   return path;
+}
+
+/** The format of a session file; a file that is no session at all is refused (`<file>: not a session file: <what it is>`). */
+export async function requireSession(file: string): Promise<SessionFormat> {
+  const sniff = await sniffSessionFile(file);
+  if (sniff.kind === 'not-session') throw new CliError(`not a session file: ${sniff.reason}`, file, 0);
+  return sniff.format;
+}
+
+/**
+ * The text of an error without what the CLI says around it: Node's `ENOENT: ` before the message
+ * (the code is not repeated) and, when the error names its path, the `, open '<path>'` after it
+ * (the path starts the line instead).
+ */
+export function errorText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const err = e as NodeJS.ErrnoException;
+  let text = err.message ?? String(e);
+  if (typeof err.code === 'string' && text.startsWith(`${err.code}: `)) text = text.slice(err.code.length + 2);
+  if (typeof err.syscall === 'string' && typeof err.path === 'string') {
+    const suffix = `, ${err.syscall} '${err.path}'`;
+    const at = text.indexOf(suffix);
+    if (at !== -1) text = text.slice(0, at) + text.slice(at + suffix.length);
+  }
+  return text;
+}
+
+/**
+ * Makes `dir` and its missing parents one at a time (Node's recursive mkdir loops forever where a
+ * parent cannot be made, e.g. under /proc). A failure is a CliError on `dir` saying `what` it is
+ * for: `<dir>: cannot make the search index folder: <parent> is not a directory`.
+ */
+export async function ensureDir(dir: string, what: string): Promise<void> {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    // ENOTDIR: a parent is a file; going up finds which.
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : e));
+    if (st instanceof Error) throw new CliError(`cannot make ${what}: ${errorText(st)}`, dir, 0);
+    if (st) {
+      if (!st.isDirectory()) throw new CliError(at === resolve(dir) ? `not a directory, so it cannot be ${what}` : `cannot make ${what}: ${at} is not a directory`, dir, 0);
+      break;
+    }
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const d of missing.reverse()) {
+    await mkdir(d).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'EEXIST') return;
+      throw new CliError(`cannot make ${what}: ${d !== resolve(dir) ? `${d}: ` : ''}${errorText(e)}`, dir, 0);
+    });
+  }
+}
+
+/** The width of the help text (main.ts HELP, FORCE_HELP): lines are wrapped to it, never past. */
+export const HELP_WIDTH = 100;
+
+/**
+ * Text wrapped to `width` columns, greedily (a line takes every word that fits, so no line ends
+ * early), each paragraph (`\n` in `text`) starting with `indent` and continuing with `hang`.
+ * Columns are code points: the help's arrows and dashes are one column wide.
+ */
+export function wrapText(text: string, opts: { width?: number; indent?: string; hang?: string } = {}): string {
+  const width = opts.width ?? HELP_WIDTH;
+  const first = opts.indent ?? '';
+  const rest = opts.hang ?? first;
+  const cols = (t: string): number => [...t].length;
+  return text
+    .split('\n')
+    .map((paragraph) => {
+      const lines: string[] = [];
+      let line = first;
+      let empty = true;
+      for (const word of paragraph.split(' ').filter((w) => w !== '')) {
+        if (!empty && cols(line) + 1 + cols(word) > width) {
+          lines.push(line);
+          line = rest + word;
+        } else line += (empty ? '' : ' ') + word;
+        empty = false;
+      }
+      lines.push(line);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * `<what>; looked in:` and each path on its own line, marked when it does not exist: what a
+ * command that found nothing says on stderr (it still exits 0).
+ */
+export async function lookedIn(what: string, paths: readonly string[]): Promise<string> {
+  let text = `${what}; looked in:\n`;
+  for (const p of paths) {
+    const st = await stat(p).catch(() => null);
+    text += `  ${escapeForTerminal(p)}${st ? '' : ' (does not exist)'}\n`;
+  }
+  return text;
 }
 
 /**

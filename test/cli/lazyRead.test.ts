@@ -77,9 +77,10 @@ test(`doctor (text and --json) on a session of over 150 MB runs under a ${HEAP_M
 });
 
 /**
- * A long main line with a short side branch every 20 000 entries: the bench session branches every
- * 40 turns, and since each branch point nests the rest of the main line one level deeper, its tree
- * prints gigabytes of indentation (eager too); this one nests a dozen levels.
+ * A long main line with a short side branch every 20 000 entries. The --json form nests the rest
+ * of the main line one level deeper at each branch point (a dozen levels here; the bench session,
+ * branching every 40 turns, would print gigabytes of indentation with --pretty); the text form
+ * keeps the main line at one level and each side branch one level under its fork point.
  */
 function mainLineSession(path: string, bytes: number): number {
   const fd = openSync(path, 'w');

@@ -7,7 +7,7 @@ import { dshContextAt, DshSessionNotFoundError, eventsWithClosers, listDshDataba
 import { startsWithSqliteMagic } from '../../core/formats/detect';
 import { readFileHead } from '../../core/store/fileHead';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, writeJson, type Io } from '../util';
+import { CliError, UsageError, writeJson, type Io } from '../util';
 
 /** A SQLite store given without `--session`: its sessions, and exit 2 (a choice is needed). */
 async function listStoreSessions(file: string, io: Io, usage: string): Promise<number> {
@@ -21,9 +21,19 @@ async function isStore(file: string): Promise<boolean> {
   return startsWithSqliteMagic((await readFileHead(file, 16)).data);
 }
 
+/**
+ * `--session <id>` picks one session of a SQLite store: on a log file (raw or .jsonl.zstd, one
+ * session) it is a usage error, not silently ignored. True when the file is a store.
+ */
+async function checkSessionOption(file: string, session: string | undefined, usage: string): Promise<boolean> {
+  const store = await isStore(file);
+  if (session !== undefined && !store) throw new UsageError(`--session picks a session of a dsh SQLite store; ${escapeForTerminal(file)} is a dsh log of one session\n${usage}`);
+  return store;
+}
+
 /** The log of a dsh file, or of one session of a store; null when a store needs `--session`. */
-async function loadLog(file: string, session: string | undefined): Promise<DshLog | null> {
-  if (session === undefined && (await isStore(file))) return null;
+async function loadLog(file: string, session: string | undefined, usage: string): Promise<DshLog | null> {
+  if ((await checkSessionOption(file, session, usage)) && session === undefined) return null;
   try {
     return await loadDshSource(file, session !== undefined ? { session } : {});
   } catch (e) {
@@ -37,7 +47,7 @@ function warn(io: Io, file: string, log: DshLog): void {
 }
 
 export async function dshEvents(file: string, session: string | undefined, pretty: boolean, io: Io, usage: string): Promise<number> {
-  const log = await loadLog(file, session);
+  const log = await loadLog(file, session, usage);
   if (!log) return listStoreSessions(file, io, usage);
   warn(io, file, log);
   writeJson(io, { format: 'dsh', header: log.header, state: log.state, events: eventsWithClosers(log), closers: log.closers.length, diagnostics: log.diagnostics }, pretty);
@@ -45,7 +55,7 @@ export async function dshEvents(file: string, session: string | undefined, prett
 }
 
 export async function dshContext(file: string, at: string | undefined, session: string | undefined, pretty: boolean, io: Io, usage: string): Promise<number> {
-  const log = await loadLog(file, session);
+  const log = await loadLog(file, session, usage);
   if (!log) return listStoreSessions(file, io, usage);
   const last = log.events.length + log.closers.length - 1;
   let seq: number | undefined;
@@ -61,7 +71,7 @@ export async function dshContext(file: string, at: string | undefined, session: 
 
 /** Turns → steps → events, indented; a run of streamed chunks is one line. */
 export async function dshTree(file: string, session: string | undefined, json: boolean, pretty: boolean, io: Io, usage: string): Promise<number> {
-  if (session === undefined && (await isStore(file))) return listStoreSessions(file, io, usage);
+  if ((await checkSessionOption(file, session, usage)) && session === undefined) return listStoreSessions(file, io, usage);
   const model = await DshModel.open(file, session !== undefined ? { session } : {});
   const { rows } = await model.tree({ filter: 'all', search: '', leafId: null, focusEntryId: null, start: 0, count: Number.MAX_SAFE_INTEGER });
   const shown = rows.filter((r) => r.kind !== 'chunk');
@@ -78,7 +88,7 @@ export async function dshTree(file: string, session: string | undefined, json: b
 
 /** Every diagnostic with its line, byte offset or seq; exit 1 on a torn or corrupt log (or any finding). */
 export async function dshDoctor(file: string, session: string | undefined, json: boolean, pretty: boolean, io: Io, usage: string): Promise<number> {
-  const log = await loadLog(file, session);
+  const log = await loadLog(file, session, usage);
   if (!log) return listStoreSessions(file, io, usage);
   const diagnostics = log.diagnostics.map((d) => ({ ...d, severity: severityOf(d.kind) }));
   const findings = diagnostics.filter((d) => d.severity !== 'info').length;

@@ -1,6 +1,7 @@
 // `tree` (text and --json) over the lazy index (issue 11). The eager path (read.ts) builds every
 // segment and then prints it; here the same walk — a segment is a linear run, branches nest, so
-// nesting grows with branch points only — writes as it goes, and the rows' bodies (for their
+// nesting grows with branch points only (in the text, with side branches only: treeText.ts) —
+// writes as it goes, and the rows' bodies (for their
 // previews) are read a batch at a time, so memory is one batch, not the session. Entry lines come
 // from one counting pass (the index keeps none). Output is byte for byte the eager path's.
 import type { Diagnostic } from '../../core/diagnostics';
@@ -8,9 +9,10 @@ import { BodyReader } from '../../core/engine/xcsh/lazy/bodyReader';
 import { entryLines } from '../../core/engine/xcsh/lazy/bodyScan';
 import type { LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
 import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
-import { escapeForTerminal, jsonForTerminal } from '../terminalText';
+import { jsonForTerminal } from '../terminalText';
 import type { Io } from '../util';
 import { entryPreview, type TreeRowJson } from './entryPreview';
+import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from './treeText';
 
 /** Rows whose bodies are read together before their text is written. */
 const ROW_BATCH = 2048;
@@ -23,7 +25,7 @@ type Piece = string | { pos: number; render: (row: TreeRowJson) => string };
 class BatchedWriter {
   readonly #pieces: Piece[] = [];
   #rows = 0;
-  /** Characters of the text pieces held (indentation of a deep tree is long). */
+  /** Characters of the text pieces held (the --json --pretty indentation of a deeply branched tree is long). */
   #chars = 0;
 
   constructor(
@@ -63,8 +65,8 @@ class BatchedWriter {
       if (label !== undefined) row.label = label;
       if (id === defaultLeafId) row.leaf = true;
       buf += p.render(row);
-      // Rows of a deeply nested tree carry long prefixes (indentation grows with branch points):
-      // written as the text grows, not per batch.
+      // Rows of a deeply nested tree can carry long prefixes (--json --pretty indents by branch
+      // points): written as the text grows, not per batch.
       if (buf.length > OUT_CHUNK) {
         this.out(buf);
         buf = '';
@@ -89,25 +91,33 @@ function childrenOf(tree: LazyTree, p: number): number[] {
   return out;
 }
 
-/** As printSegments: `├─ `/`└─ ` before a branch's first row, `│  `/`   ` before the rest of its run. */
+/**
+ * As printSegments (treeText.ts): a linear run on one prefix; at a fork, the side branches one
+ * level under the fork point (`├─ ` before a branch's first row, `│  ` before the rest), then the
+ * trunk on the fork point's own prefix.
+ */
 async function writeText(tree: LazyTree, w: BatchedWriter): Promise<void> {
-  const cont = (prefix: string, marker: string): string => prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
-  const stack: { pos: number; prefix: string; marker: string }[] = [];
+  const leafId = tree.defaultLeafId;
+  const onPath = pathMarks(tree.n, leafId === null ? -1 : tree.indexOf(leafId), (i) => tree.parentAt(i));
+  const stack: { pos: number; first: string; rest: string }[] = [];
   const roots = tree.rootPositions;
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ pos: roots[i]!, prefix: '', marker: '' });
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ pos: roots[i]!, first: '', rest: '' });
   while (stack.length > 0) {
-    const { pos, prefix, marker } = stack.pop()!;
-    const rest = cont(prefix, marker);
+    const { pos, first, rest } = stack.pop()!;
     let p = pos;
     for (let i = 0; ; i++) {
-      const lead = i === 0 ? prefix + marker : rest;
-      await w.row(p, (r) => `${lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`);
+      const lead = i === 0 ? first : rest;
+      await w.row(p, (r) => treeRowText(lead, r));
       const next = onlyChild(tree, p);
       if (next === -1) break;
       p = next;
     }
     const kids = childrenOf(tree, p);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ pos: kids[i]!, prefix: rest, marker: i === kids.length - 1 ? '└─ ' : '├─ ' });
+    if (kids.length === 0) continue;
+    const trunk = trunkIndex(kids, onPath);
+    // Popped in file order: the side branches, then the trunk.
+    stack.push({ pos: kids[trunk]!, first: rest, rest });
+    for (let i = kids.length - 1; i >= 0; i--) if (i !== trunk) stack.push({ pos: kids[i]!, first: rest + BRANCH_FIRST, rest: rest + BRANCH_REST });
   }
 }
 

@@ -9,12 +9,12 @@ import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
 import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
-import { blobStoreOf, CliError, parse, parseFileCommand, UsageError, writeJson, type Io } from '../util';
-import { detectFileFormat } from '../../core/engine/openModel';
+import { blobStoreOf, CliError, lookedIn, parse, parseFileCommand, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
 import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
 import { lazyTreeCommand } from './lazyTreeCommand';
 import { entryPreview, type TreeRowJson } from './entryPreview';
+import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from './treeText';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -24,6 +24,11 @@ export const USAGE = {
   ls: 'usage: session-loom ls [--root <dir>]... [--json] [--pretty]',
   doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]   (dsh: [--session <id>])',
 };
+
+/** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
+function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
+  if (values.blobs !== undefined) throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${usage}`);
+}
 
 /** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
 function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
@@ -35,8 +40,8 @@ function refuseDshOptions(values: Record<string, string | boolean | undefined>, 
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.events, io);
   if (!args) return 0;
-  const { values, file } = args;
-  if ((await detectFileFormat(file)) !== 'dsh') throw new UsageError(`${escapeForTerminal(file)} is an xcsh session file, not a deepseek-harness (dsh) log: use "session-loom entries" for its entries`);
+  const { values, file, format } = args;
+  if (format !== 'dsh') throw new UsageError(`${escapeForTerminal(file)} is an xcsh session file, not a deepseek-harness (dsh) log: use "session-loom entries" for its entries`);
   return dshEvents(file, values.session as string | undefined, values.pretty === true, io, USAGE.events);
 }
 
@@ -58,9 +63,10 @@ function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, at: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
   if (!args) return 0;
-  const { values, file } = args;
-  if ((await detectFileFormat(file)) === 'dsh') {
+  const { values, file, format } = args;
+  if (format === 'dsh') {
     if (values.leaf !== undefined) throw new UsageError(`--leaf names an xcsh entry; a dsh log takes --at <seq>\n${USAGE.context}`);
+    refuseBlobs(values, USAGE.context);
     return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
   }
   refuseDshOptions(values, USAGE.context);
@@ -86,8 +92,8 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
 export async function entriesCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
   if (!args) return 0;
-  const { values, file } = args;
-  if ((await detectFileFormat(file)) === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
+  const { values, file, format } = args;
+  if (format === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
   const { doc } = await openWithBlobs(file, values.blobs);
   writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
   return 0;
@@ -139,25 +145,35 @@ function buildSegments(tree: TreeIndex): Segment[] {
   return roots;
 }
 
-function printSegments(io: Io, roots: Segment[]): void {
-  const stack: { seg: Segment; prefix: string; marker: string }[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ seg: roots[i]!, prefix: '', marker: '' });
+/**
+ * The text tree (layout in treeText.ts): a segment's rows on one prefix; after a fork, the side
+ * branches one level under it, then the trunk (the child on the path to the default leaf, else
+ * the last) on the fork point's own prefix.
+ */
+function printSegments(io: Io, tree: TreeIndex, roots: Segment[]): void {
+  const leafId = tree.defaultLeafId;
+  const onPath = pathMarks(tree.entries.length, leafId === null ? -1 : tree.indexOf(leafId), (i) => tree.parentAt(i));
+  const stack: { seg: Segment; first: string; rest: string }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ seg: roots[i]!, first: '', rest: '' });
   let buf = '';
   while (stack.length > 0) {
-    const { seg, prefix, marker } = stack.pop()!;
+    const { seg, first, rest } = stack.pop()!;
     seg.entries.forEach((r, i) => {
-      const lead = i === 0 ? prefix + marker : prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
-      const label = r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : '';
-      buf += `${lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${label}${r.leaf ? '  ← leaf' : ''}\n`;
+      buf += treeRowText(i === 0 ? first : rest, r);
       if (buf.length > 1 << 16) {
         io.out(buf);
         buf = '';
       }
     });
-    const childPrefix = prefix + (marker === '' ? '' : marker === '├─ ' ? '│  ' : '   ');
-    for (let i = seg.children.length - 1; i >= 0; i--) {
-      stack.push({ seg: seg.children[i]!, prefix: childPrefix, marker: i === seg.children.length - 1 ? '└─ ' : '├─ ' });
-    }
+    const kids = seg.children;
+    if (kids.length === 0) continue;
+    const trunk = trunkIndex(
+      kids.map((k) => tree.indexOf(k.entries[0]!.id)),
+      onPath,
+    );
+    // Popped in file order: the side branches, then the trunk.
+    stack.push({ seg: kids[trunk]!, first: rest, rest });
+    for (let i = kids.length - 1; i >= 0; i--) if (i !== trunk) stack.push({ seg: kids[i]!, first: rest + BRANCH_FIRST, rest: rest + BRANCH_REST });
   }
   io.out(buf);
 }
@@ -165,8 +181,8 @@ function printSegments(io: Io, roots: Segment[]): void {
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
   if (!args) return 0;
-  const { values, file } = args;
-  if ((await detectFileFormat(file)) === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
+  const { values, file, format } = args;
+  if (format === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
   refuseDshOptions(values, USAGE.tree);
   const ix = await lazyIndexOrNull(file);
   if (ix) return lazyTreeCommand(ix, values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
@@ -177,7 +193,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
   } else {
     warnDiagnostics(io, file, doc.diagnostics);
     if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
-    printSegments(io, roots);
+    printSegments(io, doc.tree, roots);
   }
   return 0;
 }
@@ -187,7 +203,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
 export async function lsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.ls);
   if (values.help) return (io.out(USAGE.ls + '\n'), 0);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${escapeForTerminal(positionals[0]!)}"\n${USAGE.ls}`);
+  if (positionals.length > 0) throw unexpectedArgument(positionals[0]!, USAGE.ls);
   const rootOpt = values.root as unknown as string[] | undefined;
   // A root named on the command line must be a folder: a typo is an error, not "no sessions".
   for (const root of rootOpt ?? []) {
@@ -201,7 +217,7 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
   for (const s of skipped) io.err(`${escapeForTerminal(s.path)}: skipped: ${escapeForTerminal(describeSkipped(s))}\n`);
   const groups = groupByProject(sessions);
   // An empty listing says where it looked: a missing ~/.xcsh is not the same as an empty one.
-  if (groups.length === 0) io.err(await nothingFound(roots));
+  if (groups.length === 0) io.err(await lookedIn('no sessions found', roots));
   if (values.json) {
     writeJson(io, groups, values.pretty === true);
     return 0;
@@ -218,16 +234,6 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
   }
   io.out(out);
   return 0;
-}
-
-/** `no sessions found; looked in:` and each root, marked when it does not exist. */
-async function nothingFound(roots: readonly string[]): Promise<string> {
-  let text = 'no sessions found; looked in:\n';
-  for (const root of roots) {
-    const st = await stat(root).catch(() => null);
-    text += `  ${escapeForTerminal(root)}${st ? '' : ' (does not exist)'}\n`;
-  }
-  return text;
 }
 
 // ---- doctor ----
@@ -256,8 +262,11 @@ async function doctorFacts(file: string, blobs: string | boolean | undefined): P
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
-  const { values, file } = args;
-  if ((await detectFileFormat(file)) === 'dsh') return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
+  const { values, file, format } = args;
+  if (format === 'dsh') {
+    refuseBlobs(values, USAGE.doctor);
+    return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
+  }
   refuseDshOptions(values, USAGE.doctor);
   const facts = await doctorFacts(file, values.blobs);
   // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)

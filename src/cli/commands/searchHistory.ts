@@ -2,7 +2,7 @@
 // (the agents' prompt history database). Both read only: the index is a cache of ours in a cache
 // directory, the history database is opened as a lock-free snapshot.
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defaultSessionRoots } from '../../core/discovery/discovery';
 import { defaultHistoryPaths, describeHistoryError, HistoryError, openPromptHistory } from '../../core/history/promptHistory';
 import { locatePrompt } from '../../core/history/promptSessions';
@@ -13,15 +13,16 @@ import { hasPositiveTerms } from '../../core/search/queryLanguage';
 import { markSnippet } from '../../core/search/snippet';
 import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, parse, UsageError, writeJson, type Io } from '../util';
+import { CliError, ensureDir, errorText, lookedIn, parse, unexpectedArgument, UsageError, wrapText, writeJson, type Io } from '../util';
 
 export const USAGE = {
   search: 'usage: session-loom search <query> [--root <dir>]... [--index <dir>] [--limit N] [--json] [--pretty]',
   history: 'usage: session-loom history [--db <path>] [--search <query>] [--cwd <dir>] [--limit N] [--locate] [--root <dir>]... [--json] [--pretty]',
 };
 
-export const QUERY_HELP = `query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude,
-       role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01`;
+/** The query language, one paragraph (wrapped where it is printed, `query: ` hanging). */
+export const QUERY_HELP =
+  'query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude, role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01';
 
 async function requireDirs(dirs: readonly string[]): Promise<void> {
   for (const d of dirs) {
@@ -45,7 +46,7 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     USAGE.search,
   );
   if (values.help) {
-    io.out(`${USAGE.search}\n${QUERY_HELP}\n`);
+    io.out(`${USAGE.search}\n${wrapText(QUERY_HELP, { hang: ' '.repeat('query: '.length) })}\n`);
     return 0;
   }
   const query = positionals.join(' ').trim();
@@ -55,12 +56,16 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
   const limit = limitOf(values.limit, USAGE.search, 20);
   const indexPath = typeof values.index === 'string' ? join(resolve(values.index), 'index.db') : indexPathFor(cliCacheDir(), roots);
+  // The folder named by --index (or the cache's), made here: a folder that cannot be made or used
+  // is named as the search index folder, not blamed on the query.
+  const indexDir = typeof values.index === 'string' ? values.index : dirname(indexPath);
+  await ensureDir(indexDir, 'the search index folder');
   let index: SessionSearchIndex;
   try {
     index = await SessionSearchIndex.open(indexPath);
   } catch (e) {
     if (e instanceof IndexLockedError) throw new CliError(`${e.message}; try again when it is done`, null, 0);
-    throw e;
+    throw new CliError(`cannot open the search index: ${errorText(e)}`, indexDir, 0);
   }
   try {
     const fresh = index.fresh;
@@ -79,14 +84,16 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
       titleMatch: s.titleMatch,
       entries: (out.entries[s.file] ?? []).map((e) => ({ entryId: e.entryId || null, time: e.time === null ? null : new Date(e.time).toISOString(), snippet: e.snippet.text, highlights: e.snippet.ranges })),
     }));
+    // Nothing found: exit 0, and where it looked on stderr (as ls and history), in both modes.
+    if (sessions.length === 0) {
+      const indexed = index.info().files;
+      io.err(await lookedIn(`no session matches ${escapeForTerminal(JSON.stringify(query))} (${indexed} session${indexed === 1 ? '' : 's'} searched)`, roots));
+    }
     if (values.json) {
       writeJson(io, { query, sessions, totalSessions: out.results.sessions.length, matchingEntries: out.results.rows, approximate: out.results.approximate, ms: Math.round(out.ms * 10) / 10 }, values.pretty === true);
       return 0;
     }
-    if (sessions.length === 0) {
-      io.err(`no session matches ${escapeForTerminal(JSON.stringify(query))}\n`);
-      return 0;
-    }
+    if (sessions.length === 0) return 0;
     for (const s of sessions) {
       const what = s.matches > 0 ? `${s.matches} match${s.matches === 1 ? '' : 'es'}` : 'title matches';
       io.out(`${escapeForTerminal(s.file)}  (${what}${s.cwd ? `, ${escapeForTerminal(s.cwd)}` : ''})\n`);
@@ -100,8 +107,13 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
+async function firstExisting(paths: readonly string[]): Promise<string | null> {
+  for (const p of paths) if (await stat(p).catch(() => null)) return p;
+  return null;
+}
+
 export async function historyCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(
+  const { values, positionals } = parse(
     argv,
     {
       db: { type: 'string' },
@@ -119,8 +131,17 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${USAGE.history}\n  --search: words, each a prefix, through the database's own FTS5 index (ranked)\n  --locate: also find the session and entry where each prompt was sent\n`);
     return 0;
   }
-  const path = typeof values.db === 'string' ? resolve(values.db) : defaultHistoryPaths()[0]!;
+  if (positionals.length > 0) throw unexpectedArgument(positionals[0]!, USAGE.history);
   const limit = limitOf(values.limit, USAGE.history, 50);
+  // The agents' own databases (~/.xcsh, ~/.omp, ~/.pi): none there is "nothing found", exit 0 with
+  // where it looked on stderr (as ls); a database named by --db must exist.
+  const defaults = defaultHistoryPaths();
+  const path = typeof values.db === 'string' ? resolve(values.db) : await firstExisting(defaults);
+  if (path === null) {
+    io.err(await lookedIn('no prompt history found', defaults));
+    if (values.json) writeJson(io, { db: null, walFrames: 0, total: 0, entries: [] }, values.pretty === true);
+    return 0;
+  }
   let history;
   try {
     history = await openPromptHistory(path);
@@ -142,6 +163,7 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
       }
       rows.push(row);
     }
+    if (rows.length === 0) io.err(`${escapeForTerminal(path)}: no prompt ${typeof values.search === 'string' || typeof values.cwd === 'string' ? 'matches' : 'in it yet'}\n`);
     if (values.json) {
       writeJson(io, { db: path, walFrames: history.walFrames, total: history.count(), entries: rows }, values.pretty === true);
       return 0;

@@ -7,10 +7,9 @@ import { buildExportData } from '../../core/export/exportData';
 import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
 import { openSessionModel } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
-import { detectFileFormat } from '../../core/engine/openModel';
 import { RewriteRefusedError } from '../../core/store/rewrite';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
+import { CliError, errorText, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
   export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]',
@@ -24,6 +23,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const format = values.format;
   if (format !== 'md' && format !== 'html') throw new UsageError(`--format must be md or html\n${USAGE.export}`);
   const blobDir = typeof values.blobs === 'string' ? values.blobs : undefined;
+  if (values.blobs !== undefined && args.format === 'dsh') throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${USAGE.export}`);
   const leafArg = typeof values.leaf === 'string' ? values.leaf : undefined;
   if (values.branch && format !== 'html') throw new UsageError(`--branch is for --format html (the Markdown is always one branch)\n${USAGE.export}`);
   let text: string;
@@ -43,7 +43,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   if (typeof out === 'string') {
     // a new file only: an export never replaces a file (the session itself included)
     await writeFile(out, text, { flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
-      throw new CliError(e.code === 'EEXIST' ? 'the output file exists; an export never overwrites' : `${e.code ?? ''} ${e.message}`.trim(), out, 0);
+      throw new CliError(e.code === 'EEXIST' ? 'the output file exists; an export never overwrites' : errorText(e), out, 0);
     });
     io.err(`${escapeForTerminal(out)}: written (${Buffer.byteLength(text)} bytes)\n`);
   } else io.out(text);
@@ -51,12 +51,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function forkCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { output: { type: 'string', short: 'o' }, pretty: { type: 'boolean' } }, USAGE.fork, io);
+  const args = await parseFileCommand(argv, { output: { type: 'string', short: 'o' }, pretty: { type: 'boolean' } }, USAGE.fork, io, { positionals: 2 });
   if (!args) return 0;
   const { values, positionals, file } = args;
   const entryId = positionals[1];
   if (!entryId) throw new UsageError(`missing <entryId>\n${USAGE.fork}`);
-  if ((await detectFileFormat(file)) === 'dsh') throw new CliError('a deepseek-harness (dsh) log is read-only: it cannot be forked', file, 1);
+  if (args.format === 'dsh') throw new CliError('a deepseek-harness (dsh) log is read-only: it cannot be forked', file, 1);
   try {
     const r = await forkSessionFile(file, entryId, typeof values.output === 'string' ? { outPath: values.output } : {});
     writeJson(io, { file: r.path, sessionId: r.header.id, parentSession: r.header.parentSession, title: r.header.title, entries: r.entries.length, pathLength: r.pathLength, labelsCarried: r.labelsCarried }, values.pretty === true);

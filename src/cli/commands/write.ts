@@ -12,7 +12,7 @@ import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { buildTreeIndex } from '../../core/tree/tree';
 import { cliLiveWindow, rememberOwnWrite } from '../liveGuard';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../util';
+import { CliError, parseFileCommand, UsageError, wrapText, writeJson, type Io } from '../util';
 
 export const USAGE = {
   migrate: 'usage: session-loom migrate <file> [--dry-run] [--backup] [--force] [--pretty]',
@@ -21,15 +21,15 @@ export const USAGE = {
 };
 
 /** What every write refuses, and the one thing --force changes (in --help). */
-export const FORCE_HELP = `Writes refuse a file that looks live: named by a terminal breadcrumb, or modified in the last
-5 seconds — unless the CLI's own last write left it so, or (Linux) no process has it open: a fresh
-copy is not a running session. --force overrides exactly these two guesses. Nothing overrides the
-other refusals: the
-file changed since it was read (title reads it afresh), another process holds it open for
-writing (a rewrite would orphan what it appends), it is read-only (no owner write bit), damaged,
-a dsh log, or its header version is not 1, 2, 3 or absent; and migrate and title never rewrite a
-hard-linked file or one whose owner they cannot keep. Bytes appended while a file is rewritten
-are carried over into the new file ("carriedBytes").`;
+export const FORCE_HELP = wrapText(
+  'Writes refuse a file that looks live: named by a terminal breadcrumb, or modified in the last 5 seconds — ' +
+    "unless the CLI's own last write left it so, or (Linux) no process has it open: a fresh copy is not a running session. " +
+    '--force overrides exactly these two guesses. Nothing overrides the other refusals: the file changed since it was read ' +
+    '(title reads it afresh), another process holds it open for writing (a rewrite would orphan what it appends), it is ' +
+    'read-only (no owner write bit), damaged, a dsh log, or its header version is not 1, 2, 3 or absent; and migrate and ' +
+    'title never rewrite a hard-linked file or one whose owner they cannot keep. Bytes appended while a file is rewritten ' +
+    'are carried over into the new file ("carriedBytes").',
+);
 
 /** A refusal as one line, `<file>: <reason>: <why>`, with the way out once (the whole file: no line). */
 function refused(file: string, e: unknown): never {
@@ -39,7 +39,7 @@ function refused(file: string, e: unknown): never {
 }
 
 export async function migrateCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io, FORCE_HELP);
+  const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io, { more: FORCE_HELP });
   if (!args) return 0;
   const { values, file } = args;
   const loaded = await loadSessionFile(file);
@@ -81,7 +81,7 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function relabelCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io, FORCE_HELP);
+  const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io, { more: FORCE_HELP, positionals: 3 });
   if (!args) return 0;
   const { values, positionals, file } = args;
   const target = positionals[1];
@@ -124,7 +124,7 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export async function titleCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io, FORCE_HELP);
+  const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io, { more: FORCE_HELP, positionals: Infinity });
   if (!args) return 0;
   const { values, positionals, file } = args;
   const raw = positionals[1];
