@@ -83,6 +83,10 @@ export interface PromptHistory {
   hasFts: boolean;
   /** Rows in the WAL that were applied (committed but not checkpointed). */
   walFrames: number;
+  /** A hot rollback journal (a writer killed mid-transaction) was played back in memory: what SQLite reads. */
+  hotJournal: boolean;
+  /** Damage the snapshot worked around (a WAL commit claiming more than the files hold…), one sentence each. */
+  problems: string[];
   mtimeMs: number;
   query(q: HistoryQuery): { entries: HistoryEntry[]; usedFts: boolean };
   /** Every working directory with its prompt count, most prompts first. */
@@ -123,6 +127,8 @@ export async function openPromptHistory(path: string): Promise<PromptHistory> {
       path,
       hasFts,
       walFrames: db.snapshot.walFramesApplied,
+      hotJournal: db.snapshot.hotJournal,
+      problems: db.snapshot.problems,
       mtimeMs: db.snapshot.mtimeMs,
       query(q) {
         const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(q.limit ?? 500)));

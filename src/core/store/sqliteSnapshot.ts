@@ -11,12 +11,33 @@
 // - a frame counts only while its salts match the header and the running checksum matches; the
 //   pages of frames up to the LAST VALID COMMIT frame (db size ≠ 0) are applied in order, so an
 //   uncommitted transaction and a torn frame are invisible, exactly as to SQLite itself.
+// - every size a WAL claims is checked against what the files can supply: a commit frame's "db
+//   size after commit" may not exceed the pages of the main file or the highest page the WAL
+//   itself wrote up to that commit (SQLite writes every page a commit adds). A commit claiming
+//   more is damage: it and every frame after it are ignored, with a problem reported (a 64 KB
+//   WAL claiming 512 MB is not allocated).
+// Rollback-journal databases (https://www.sqlite.org/fileformat.html, "The Rollback Journal";
+// pager.c `pager_playback`): a `<db>-journal` that is non-empty and starts with a valid header
+// (magic d9 d5 05 f9 20 a1 63 d7, record count, checksum initialiser, original db size in pages,
+// sector size, page size; one header per sector-aligned segment) is hot: the pages it holds are
+// the committed ones, and a live or killed writer may already have overwritten them in the main
+// file. As SQLite's playback does, but in memory only (the journal and the database are never
+// written or deleted): each record (page number, page, checksum of every 200th byte from the
+// checksum initialiser) is laid over the main file's pages, playback stops at the first bad
+// record, page 0 or the lock-byte page, pages past the original size are skipped, and the image
+// is cut (or extended) to the original size. A journal whose first byte is 0 (zeroed on commit
+// in PERSIST mode, or not yet synced: SQLite writes the magic only when it syncs, before it
+// touches the main file) or whose super-journal is gone is not hot and is ignored, as by SQLite.
 // The merged image (marked as a rollback-journal database: bytes 18–19 = 1, since there is no
 // WAL beside it any more) is then deserialized read-only into the WASM SQLite.
 // A concurrent checkpoint could change the main file or reset the WAL between the reads: the WAL
 // header and the main file's identity (size, mtime, ctime) are taken before the main file is read
 // and compared after the WAL is read, and the read is retried when either changed (a WAL truncated
-// and refilled in between shows up as a main-file change: the checkpoint wrote to it).
+// and refilled in between shows up as a main-file change: the checkpoint wrote to it). The
+// journal's identity and header are compared the same way (a commit deletes or zeroes it), and
+// it is read after the main file: every page a writer changed in the main file was journaled
+// (and synced) before, so a journal read later holds the original of every change seen.
+import { existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { loadSqliteWasm, type Sqlite3 } from './sqliteWasm';
 
@@ -43,6 +64,13 @@ export interface SqliteSnapshot {
   /** WAL frames applied (those up to the last valid commit), and frames ignored after them. */
   walFramesApplied: number;
   walFramesIgnored: number;
+  /** Bytes of the rollback journal as read (0: none), and the original pages restored from it (a hot journal). */
+  journalBytes: number;
+  journalPagesApplied: number;
+  /** Whether a hot rollback journal was honoured (its pages laid over the main file, in memory). */
+  hotJournal: boolean;
+  /** Damage found and worked around (a WAL commit claiming more than the files hold…), one sentence each. */
+  problems: string[];
   /** The later modification time of the main file and the WAL (ms). */
   mtimeMs: number;
 }
@@ -119,10 +147,17 @@ interface WalMerge {
   pageSize: number;
   applied: number;
   ignored: number;
+  /** Why frames that are otherwise valid were not applied (a damaged size claim), or null. */
+  problem: string | null;
 }
 
-/** The committed frames of a WAL image, or null when it holds none (absent, empty, reset). */
-export function committedWalFrames(wal: Uint8Array): WalMerge | null {
+/**
+ * The committed frames of a WAL image, or null when it holds none (absent, empty, reset).
+ * `dbFilePages`: the pages of the main file, what a commit's claimed db size is checked against
+ * (with the highest page the WAL wrote up to that commit); a commit claiming more is damage:
+ * it and what follows are ignored (`problem` says why).
+ */
+export function committedWalFrames(wal: Uint8Array, dbFilePages = 0): WalMerge | null {
   if (wal.length < WAL_HEADER) return null;
   const view = new DataView(wal.buffer, wal.byteOffset, wal.byteLength);
   const magic = view.getUint32(0);
@@ -137,11 +172,13 @@ export function committedWalFrames(wal: Uint8Array): WalMerge | null {
   let s0 = h0;
   let s1 = h1;
   const frameSize = FRAME_HEADER + pageSize;
-  const pending = new Map<number, { offset: number }>();
-  let committed = new Map<number, { offset: number }>();
   let dbPages = 0;
   let applied = 0;
   let seen = 0;
+  let maxPage = 0;
+  let problem: string | null = null;
+  // First pass: how many frames are committed (the pages are gathered after, once: copying a map
+  // per commit would be quadratic in a WAL of many small commits).
   for (let off = WAL_HEADER; off + frameSize <= wal.length; off += frameSize) {
     if (view.getUint32(off + 8) !== salt1 || view.getUint32(off + 12) !== salt2) break;
     [s0, s1] = walChecksum(wal, off, off + 8, bigEndian, s0, s1);
@@ -150,41 +187,159 @@ export function committedWalFrames(wal: Uint8Array): WalMerge | null {
     const page = view.getUint32(off);
     if (page === 0) break;
     seen++;
-    pending.set(page, { offset: off + FRAME_HEADER });
+    maxPage = Math.max(maxPage, page);
     const commitSize = view.getUint32(off + 4);
     if (commitSize !== 0) {
-      // A commit frame: everything so far is committed.
-      committed = new Map(pending);
+      // A commit frame: everything so far is committed, if its size claim holds.
+      const supplied = Math.max(dbFilePages, maxPage);
+      if (commitSize > supplied) {
+        problem =
+          `the WAL's commit frame ${seen} (byte ${off}) claims a database of ${commitSize} pages of ${pageSize} bytes, ` +
+          `but the database file and the WAL hold at most ${supplied}: damaged, so it and the frames after it are ignored (as SQLite would not trust them)`;
+        break;
+      }
       dbPages = commitSize;
       applied = seen;
     }
   }
   const totalFrames = Math.max(0, Math.floor((wal.length - WAL_HEADER) / frameSize));
-  if (applied === 0) return { pages: new Map(), dbPages: 0, pageSize, applied: 0, ignored: totalFrames };
-  return { pages: committed, dbPages, pageSize, applied, ignored: totalFrames - applied };
+  const pages = new Map<number, { offset: number }>();
+  for (let k = 0, off = WAL_HEADER; k < applied; k++, off += frameSize) pages.set(view.getUint32(off), { offset: off + FRAME_HEADER });
+  return { pages, dbPages, pageSize, applied, ignored: totalFrames - applied, problem };
 }
 
-function mergeImage(path: string, db: Buffer, wal: Buffer | null): { image: Uint8Array; pageSize: number; applied: number; ignored: number } {
+const JOURNAL_MAGIC = Uint8Array.of(0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7);
+/** SQLite's PENDING_BYTE: the page holding it (the lock-byte page) is never journaled. */
+const PENDING_BYTE = 0x40000000;
+
+const hasJournalMagic = (j: Uint8Array, at: number): boolean => JOURNAL_MAGIC.every((b, k) => j[at + k] === b);
+
+/**
+ * The super-journal named at the end of a journal (pager.c `readSuperJournal`): 4-byte length,
+ * 4-byte checksum (the sum of the name's bytes), the journal magic, the name before them. '' when none.
+ */
+function superJournalName(j: Uint8Array): string {
+  if (j.length < 16 || !hasJournalMagic(j, j.length - 8)) return '';
+  const view = new DataView(j.buffer, j.byteOffset, j.byteLength);
+  const len = view.getUint32(j.length - 16);
+  if (len === 0 || len > j.length - 16 || len > 65536) return '';
+  const name = j.subarray(j.length - 16 - len, j.length - 16);
+  let sum = view.getUint32(j.length - 12);
+  for (const b of name) sum = (sum - (b >= 128 ? b - 256 : b)) >>> 0;
+  if (sum !== 0) return '';
+  const zero = name.indexOf(0);
+  return Buffer.from(zero === -1 ? name : name.subarray(0, zero)).toString('utf8');
+}
+
+interface JournalOverlay {
+  image: Uint8Array;
+  pages: number;
+}
+
+/**
+ * The committed database image a hot rollback journal gives (pager.c `pager_playback`, in memory),
+ * or null when `journal` is not hot. Problems (a damaged journal) go to `problems`.
+ */
+function rollbackImage(path: string, db: Uint8Array, journal: Uint8Array | null, journalPath: string, problems: string[]): JournalOverlay | null {
+  // Not hot: absent, empty, zeroed first byte (PERSIST commit, or magic not yet synced), or a database of zero pages.
+  if (!journal || journal.length === 0 || journal[0] === 0 || db.length === 0) return null;
+  if (journal.length < 28 || !hasJournalMagic(journal, 0)) {
+    problems.push(`${journalPath} has no valid journal header: ignored (SQLite plays nothing back from it either)`);
+    return null;
+  }
+  const superName = superJournalName(journal);
+  if (superName !== '' && !existsSync(superName)) return null; // a multi-database commit that completed: not hot
+  const view = new DataView(journal.buffer, journal.byteOffset, journal.byteLength);
+  const sectorSize = view.getUint32(20);
+  const pageSize = view.getUint32(24);
+  const pow2 = (n: number): boolean => (n & (n - 1)) === 0;
+  if (pageSize < 512 || pageSize > 65536 || !pow2(pageSize) || sectorSize < 32 || sectorSize > 65536 || !pow2(sectorSize)) {
+    throw new SqliteSnapshotError('corrupt', path, `its hot journal ${journalPath} has an invalid header (page size ${pageSize}, sector size ${sectorSize}); SQLite refuses it too`);
+  }
+  const origPages = view.getUint32(16);
+  const lockPage = Math.floor(PENDING_BYTE / pageSize) + 1;
+  const recordSize = pageSize + 8;
+  // Record offsets to apply, in playback order (a later record of the same page wins, as in SQLite).
+  const records: Array<{ page: number; at: number }> = [];
+  let off = 0;
+  let first = true;
+  playback: for (;;) {
+    if (!first) off = Math.ceil(off / sectorSize) * sectorSize;
+    if (off + sectorSize > journal.length || !hasJournalMagic(journal, off)) break;
+    let nRec = view.getUint32(off + 8);
+    const cksumInit = view.getUint32(off + 12);
+    off += sectorSize;
+    if (nRec === 0xffffffff) nRec = first ? Math.floor((journal.length - sectorSize) / recordSize) : 0;
+    first = false;
+    for (let u = 0; u < nRec; u++) {
+      if (off + recordSize > journal.length) break playback; // cut short: SQLite stops there
+      const page = view.getUint32(off);
+      const data = off + 4;
+      const stored = view.getUint32(off + 4 + pageSize);
+      off += recordSize;
+      if (page === 0 || page === lockPage) break playback;
+      if (page > origPages) continue;
+      let sum = cksumInit;
+      for (let i = pageSize - 200; i > 0; i -= 200) sum = (sum + journal[data + i]!) >>> 0;
+      if (sum !== stored) {
+        problems.push(`${journalPath}: the record at byte ${off - recordSize} (page ${page}) fails its checksum: playback stops there, as SQLite's does`);
+        break playback;
+      }
+      records.push({ page, at: data });
+    }
+  }
+  // The original size may not exceed what the files supply (a damaged claim is not allocated).
+  let supplied = Math.ceil(db.length / pageSize);
+  for (const r of records) supplied = Math.max(supplied, r.page);
+  if (origPages > supplied) {
+    problems.push(`${journalPath} claims an original database of ${origPages} pages, but the database file and the journal hold at most ${supplied}: damaged, ignored`);
+    return null;
+  }
+  const image = new Uint8Array(origPages * pageSize);
+  image.set(db.subarray(0, Math.min(db.length, image.length)));
+  for (const { page, at } of records) image.set(journal.subarray(at, at + pageSize), (page - 1) * pageSize);
+  return { image, pages: records.length };
+}
+
+interface Merged {
+  image: Uint8Array;
+  pageSize: number;
+  applied: number;
+  ignored: number;
+  journalPages: number;
+  hotJournal: boolean;
+}
+
+function mergeImage(path: string, db: Buffer, journal: Buffer | null, wal: Buffer | null, problems: string[]): Merged {
   if (db.length > 0 && (db.length < 100 || !db.subarray(0, 16).equals(SQLITE_MAGIC))) {
     throw new SqliteSnapshotError('not-sqlite', path, 'not an SQLite database (no "SQLite format 3" header)');
   }
+  // A hot journal first (SQLite plays it back before it looks for a WAL), then the WAL.
+  const rolled = rollbackImage(path, db, journal, `${path}-journal`, problems);
+  const base: Uint8Array = rolled ? rolled.image : db;
+  const journalPages = rolled?.pages ?? 0;
+  const hotJournal = rolled !== null;
+  if (base.length > 0 && (base.length < 100 || !Buffer.from(base.buffer, base.byteOffset, 16).equals(SQLITE_MAGIC))) {
+    throw new SqliteSnapshotError('not-sqlite', path, 'the database with its hot journal played back has no SQLite header');
+  }
   // SQLite looks for a WAL only when the header says WAL mode (bytes 18–19 = 2); a leftover -wal
   // beside a rollback-journal database is not part of it.
-  const walMode = db.length === 0 || db[18] === 2;
-  const merge = walMode && wal ? committedWalFrames(wal) : null;
+  const walMode = base.length === 0 || base[18] === 2;
+  const merge = walMode && wal ? committedWalFrames(wal, base.length > 0 ? Math.floor(base.length / dbPageSize(base)) : 0) : null;
+  if (merge?.problem) problems.push(merge.problem);
   if (!merge || merge.applied === 0) {
-    if (db.length === 0) throw new SqliteSnapshotError('corrupt', path, 'the database file is empty and its WAL commits nothing');
-    const image = new Uint8Array(db);
+    if (base.length === 0) throw new SqliteSnapshotError('corrupt', path, 'the database file is empty and its WAL commits nothing');
+    const image = rolled ? rolled.image : new Uint8Array(base);
     image[18] = 1;
     image[19] = 1;
-    return { image, pageSize: dbPageSize(db), applied: 0, ignored: merge?.ignored ?? 0 };
+    return { image, pageSize: dbPageSize(base), applied: 0, ignored: merge?.ignored ?? 0, journalPages, hotJournal };
   }
   const { pageSize } = merge;
-  if (db.length > 0 && dbPageSize(db) !== pageSize) {
-    throw new SqliteSnapshotError('corrupt', path, `the WAL's page size ${pageSize} differs from the database's ${dbPageSize(db)}`);
+  if (base.length > 0 && dbPageSize(base) !== pageSize) {
+    throw new SqliteSnapshotError('corrupt', path, `the WAL's page size ${pageSize} differs from the database's ${dbPageSize(base)}`);
   }
   const image = new Uint8Array(merge.dbPages * pageSize);
-  image.set(db.subarray(0, Math.min(db.length, image.length)));
+  image.set(base.subarray(0, Math.min(base.length, image.length)));
   for (const [page, { offset }] of merge.pages) {
     if (page > merge.dbPages) continue; // truncated away by the last commit
     image.set(wal!.subarray(offset, offset + pageSize), (page - 1) * pageSize);
@@ -194,27 +349,35 @@ function mergeImage(path: string, db: Buffer, wal: Buffer | null): { image: Uint
   }
   image[18] = 1;
   image[19] = 1;
-  return { image, pageSize, applied: merge.applied, ignored: merge.ignored };
+  return { image, pageSize, applied: merge.applied, ignored: merge.ignored, journalPages, hotJournal };
 }
 
 const TRIES = 5;
 
-/** The database's last committed state as one image (main file + committed WAL frames). */
+/** The database's last committed state as one image (main file + hot journal or committed WAL frames). */
 export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> {
   const walPath = `${path}-wal`;
+  const journalPath = `${path}-journal`;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     try {
       const headBefore = await readWalHead(walPath);
+      const journalBefore = `${await identity(journalPath)}/${(await readWalHead(journalPath))?.toString('hex') ?? ''}`;
       const idBefore = await identity(path);
       const db = await readWhole(path);
       if (!db) throw new SqliteSnapshotError('missing', path, 'no such database file');
+      // After the main file: what a writer changed in it was journaled first.
+      const journal = await readWhole(journalPath);
       const wal = await readWhole(walPath);
       const headAfter = await readWalHead(walPath);
+      const journalAfter = `${await identity(journalPath)}/${(await readWalHead(journalPath))?.toString('hex') ?? ''}`;
       const idAfter = await identity(path);
       const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
       // A WAL reset (new salts), a truncation, a new WAL or a checkpoint into the main file between the reads: read again.
       if (!same(headBefore, headAfter) || !same(headBefore, wal ? wal.bytes.subarray(0, WAL_HEADER) : null) || idBefore !== idAfter) continue;
-      const merged = mergeImage(path, db.bytes, wal?.bytes ?? null);
+      // A rollback-mode commit (the journal deleted, truncated or zeroed) or a new transaction between the reads: read again.
+      if (journalBefore !== journalAfter) continue;
+      const problems: string[] = [];
+      const merged = mergeImage(path, db.bytes, journal?.bytes ?? null, wal?.bytes ?? null, problems);
       return {
         image: merged.image,
         pageSize: merged.pageSize,
@@ -222,6 +385,10 @@ export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> 
         walBytes: wal?.bytes.length ?? 0,
         walFramesApplied: merged.applied,
         walFramesIgnored: merged.ignored,
+        journalBytes: journal?.bytes.length ?? 0,
+        journalPagesApplied: merged.journalPages,
+        hotJournal: merged.hotJournal,
+        problems,
         mtimeMs: Math.max(db.mtimeMs, wal?.mtimeMs ?? 0),
       };
     } catch (e) {
@@ -229,7 +396,7 @@ export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> 
       throw new SqliteSnapshotError('unreadable', path, (e as Error).message);
     }
   }
-  throw new SqliteSnapshotError('unstable', path, `the WAL kept changing under ${TRIES} reads (a checkpoint in progress); try again`);
+  throw new SqliteSnapshotError('unstable', path, `the database, its WAL or its journal kept changing under ${TRIES} reads (a checkpoint or a commit in progress); try again`);
 }
 
 /** A read-only database opened from a snapshot. Close it when done (frees the WASM memory). */

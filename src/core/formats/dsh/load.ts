@@ -3,13 +3,14 @@
 // into the log a viewer shows: legacy shapes upgraded, the state stated, closers in memory.
 // Nothing here writes, and a file that grows while it is read is re-read (the reference
 // reader's before/after stat rule), at most a few times.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { startsWithZstdMagic } from '../detect';
 import { LIVE_WINDOW_MS } from '../../store/rewriteGuard';
 import { interruptedTurnClosers } from './closers';
 import type { ParsedDshLog } from './logText';
-import { readRawLog } from './rawLog';
+import { readRawLog, readRawLogFile } from './rawLog';
 import { readZstdLog } from './zstdLog';
+import { readZstdFrame } from './zstdFrames';
 import type { DshDiagnostic, DshEncoding, DshLog, DshLogState } from './types';
 
 export interface DshReadOptions {
@@ -98,8 +99,66 @@ export async function readStableFile(path: string): Promise<{ bytes: Buffer; mti
   return last!;
 }
 
-/** Reads a dsh session file (`session.jsonl` or `session.jsonl.zstd`, or any name). */
+/**
+ * Reads a dsh session file (`session.jsonl` or `session.jsonl.zstd`, or any name). A raw log is
+ * read in chunks (readRawLogFile): junk (a NUL-filled region, a line that cannot be JSON) is
+ * scanned, never held, so memory follows the log's records, not the file's size. It is re-read
+ * while its size or mtime changes under the read, like readStableFile.
+ */
 export async function loadDshFile(path: string, opts: Omit<DshReadOptions, 'mtimeMs'> = {}): Promise<DshLog> {
-  const { bytes, mtimeMs } = await readStableFile(path);
-  return readDshLog(bytes, { ...opts, mtimeMs });
+  for (let i = 0; i < STABLE_READ_TRIES; i++) {
+    const fh = await open(path, 'r');
+    try {
+      const before = await fh.stat({ bigint: true });
+      const head = Buffer.alloc(4);
+      const { bytesRead } = await fh.read(head, 0, 4, 0);
+      const size = Number(before.size);
+      const zstd = startsWithZstdMagic(head.subarray(0, bytesRead));
+      const parsed = zstd ? await readZstdLog(await readZstdPrefix(fh, size)) : await readRawLogFile(fh, size);
+      const after = await fh.stat({ bigint: true });
+      if ((before.size === after.size && before.mtimeNs === after.mtimeNs) || i === STABLE_READ_TRIES - 1) {
+        return assembleDshLog(parsed, zstd ? 'zstd' : 'raw', size, { ...opts, mtimeMs: Number(after.mtimeMs) });
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+  throw new Error('unreachable: the last try always returns');
+}
+
+const ZSTD_READ_CHUNK = 1024 * 1024;
+
+/**
+ * The bytes of a zstd log up to where its frame structure ends: its frames are walked as the file
+ * is read, and reading stops at the first byte that is no valid frame (nothing after it is walked
+ * anyway: zstdLog.ts), so junk after the frames (a zeroed tail) costs one read, not its size.
+ * A frame running past MAX_FRAME_BYTES is invalid (zstdFrames.ts), which bounds a torn one.
+ */
+async function readZstdPrefix(fh: FileHandle, size: number): Promise<Buffer> {
+  let buf = Buffer.allocUnsafe(Math.min(size, ZSTD_READ_CHUNK));
+  let len = 0;
+  let next = 0;
+  walk: while (len < size) {
+    const want = Math.min(ZSTD_READ_CHUNK, size - len);
+    if (len + want > buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(size, Math.max(buf.length * 2, len + want)));
+      buf.copy(bigger, 0, 0, len);
+      buf = bigger;
+    }
+    const { bytesRead } = await fh.read(buf, len, want, len);
+    if (bytesRead === 0) break;
+    len += bytesRead;
+    for (;;) {
+      const step = readZstdFrame(buf.subarray(0, len), next);
+      if (step.frame) {
+        next = step.frame.end;
+        if (next >= len) break;
+        continue;
+      }
+      if (step.invalid) break walk;
+      break; // torn: read on
+    }
+  }
+  // Keep only what was read (a grown buffer may be up to twice that).
+  return len * 2 < buf.length ? Buffer.from(buf.subarray(0, len)) : buf.subarray(0, len);
 }

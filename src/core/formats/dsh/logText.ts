@@ -57,11 +57,43 @@ export function scanLines(
   while (s < end && !scanner.stopped) {
     const e = buf.indexOf(10, s);
     if (e === -1 || e >= end) break;
-    scanner.addLine(buf.toString('utf8', s, e), { line, offset: offsetOf(s) }, { start: textBase + s, length: e - s });
+    const junk = junkLine(buf.subarray(s, e));
+    // A line that cannot be JSON is refused from its bytes, without making a string of it.
+    if (junk) scanner.unparsable({ line, offset: offsetOf(s) }, junk);
+    else scanner.addLine(buf.toString('utf8', s, e), { line, offset: offsetOf(s) }, { start: textBase + s, length: e - s });
     line++;
     s = e + 1;
   }
   return { rest: scanner.stopped ? end : s, nextLine: line };
+}
+
+/** The index of the first byte of `bytes` that is not JSON whitespace, or -1. */
+export function firstNonWhitespace(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return i;
+  }
+  return -1;
+}
+
+/** Why a line's bytes are clearly not a JSON record (one of dsh's lines), or null when they may be. */
+export function junkReason(firstByte: number | null, hasNul: boolean, length: number): string {
+  const start = firstByte === null ? '' : firstByte === 0x7b ? '' : `it starts with byte 0x${firstByte.toString(16).padStart(2, '0')}, not "{"`;
+  const nul = hasNul ? 'it holds a NUL byte (JSON text never does: a zeroed or sparse region)' : '';
+  return `the record is not JSON (${[start, nul].filter(Boolean).join('; ')}): ${length} byte(s) skipped without being read into memory`;
+}
+
+/**
+ * Why a complete line is clearly not a JSON record, or null: its first byte that is not
+ * whitespace is not `{`, or it holds a NUL byte (never in JSON text). A blank line is left to the
+ * JSON parser (it reports it as such).
+ */
+export function junkLine(line: Uint8Array): string | null {
+  const i = firstNonWhitespace(line);
+  const first = i === -1 ? null : line[i]!;
+  const hasNul = line.indexOf(0) !== -1;
+  if (!hasNul && (first === null || first === 0x7b)) return null;
+  return junkReason(first, hasNul, line.length);
 }
 
 export function emptyScan(): RecordScan {

@@ -4,7 +4,7 @@
 // events is what keeps a loaded zstd log small (dsh-format.md §3: the frames are independent, so
 // any one decodes alone). A record is addressed by its offset in the logical JSONL text (the
 // concatenation of every frame's content; for a raw log, the file) and its length in bytes.
-import { decompress } from 'fzstd';
+import { redecodeFrame } from './zstdDecode';
 
 export interface RecordTexts {
   /** The text of the record at logical offset `start`, `length` bytes (UTF-8, no newline). */
@@ -78,7 +78,7 @@ export class ZstdRecordTexts implements RecordTexts {
     if (content) {
       this.cache.delete(i);
     } else {
-      const plain = decompress(this.file.subarray(this.frameStart[i]!, this.frameEnd[i]!));
+      const plain = redecodeFrame(this.file, this.frameStart[i]!, this.frameEnd[i]!);
       content = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength);
       this.cachedBytes += content.length;
       // Evict the least recently read, always keeping the one just decoded.

@@ -47,6 +47,8 @@ export interface DshDatabaseSession {
   lastSeq: number | null;
   /** The latest session/title, when its row decodes. */
   title: string | null;
+  /** Why the latest session/title row does not decode (e.g. a zstd BLOB above the cap). */
+  titleProblem?: string;
   revision: number | null;
   problem?: string;
 }
@@ -54,10 +56,17 @@ export interface DshDatabaseSession {
 type Row = Record<string, unknown>;
 const textDecoder = new TextDecoder('utf-8', { fatal: true });
 
-/** A JSON column that may be TEXT or a zstd BLOB (dsh stores large `data` compressed). */
-function jsonColumn(v: unknown): unknown {
+/** A title's `data` is decoded under this cap in a listing (a title is a short line of text). */
+const TITLE_DATA_CONTENT = 1024 * 1024;
+
+/**
+ * A JSON column that may be TEXT or a zstd BLOB (dsh stores large `data` compressed). A BLOB is
+ * decoded in bounded steps, never beyond `cap` (default MAX_FRAME_CONTENT, 64 MiB; zstdDecode.ts):
+ * a BLOB claiming or giving more throws (the row is then reported as not decoding).
+ */
+function jsonColumn(v: unknown, cap?: number): unknown {
   if (typeof v === 'string') return JSON.parse(v);
-  if (v instanceof Uint8Array) return JSON.parse(textDecoder.decode(decompressBlob(v)));
+  if (v instanceof Uint8Array) return JSON.parse(textDecoder.decode(decompressBlob(v, cap)));
   throw new Error(`a ${v === null ? 'NULL' : typeof v} where JSON was expected`);
 }
 
@@ -117,11 +126,13 @@ export class DshDatabase {
     return rows.map((row) => {
       const { header, problem } = headerOf(row);
       let title: string | null = null;
+      let titleProblem: string | undefined;
       try {
-        const t = row.title_data === null || row.title_data === undefined ? null : (jsonColumn(row.title_data) as { title?: unknown }).title;
+        const t = row.title_data === null || row.title_data === undefined ? null : (jsonColumn(row.title_data, TITLE_DATA_CONTENT) as { title?: unknown }).title;
         title = typeof t === 'string' ? t : null;
-      } catch {
+      } catch (e) {
         title = null;
+        titleProblem = `the latest session/title row does not decode: ${(e as Error).message}`;
       }
       const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
       return {
@@ -138,6 +149,7 @@ export class DshDatabase {
         title,
         revision: typeof row.revision === 'number' ? row.revision : null,
         ...(problem ? { problem } : {}),
+        ...(titleProblem ? { titleProblem } : {}),
       };
     });
   }
@@ -147,6 +159,16 @@ export class DshDatabase {
     const sessionRow = this.db.all('SELECT * FROM sessions WHERE id = ?', [id])[0];
     if (!sessionRow) return null;
     const diagnostics: DshDiagnostic[] = [];
+    const snap = this.db.snapshot;
+    // What the snapshot worked around: damage (a WAL size claim beyond the files…) and a hot journal.
+    for (const p of snap.problems) diagnostics.push({ line: 0, kind: 'dsh-frame', message: `${this.path}: ${p}` });
+    if (snap.hotJournal) {
+      diagnostics.push({
+        line: 0,
+        kind: 'dsh-log',
+        message: `a hot rollback journal (${this.path}-journal: a writer's transaction that never committed) was played back in memory: ${snap.journalPagesApplied} original page(s) read from it, as SQLite reads them; nothing written`,
+      });
+    }
     const { header, problem } = headerOf(sessionRow);
     // The database is closed after reading: every row is kept parsed (packed rows unexpanded).
     const scanner = new DshRecordScanner(header?.id ?? null);
@@ -179,7 +201,6 @@ export class DshDatabase {
     } else {
       diagnostics.push({ line: 0, kind: 'invalid-header', message: `session ${id}: ${problem}` });
     }
-    const snap = this.db.snapshot;
     return assembleDshLog({ header, scan: scanner.finish(), diagnostics, corrupt: header === null }, 'sqlite', snap.dbBytes + snap.walBytes, { ...opts, mtimeMs: snap.mtimeMs });
   }
 

@@ -15,6 +15,11 @@ export interface ZstdFrame {
   end: number;
   /** The content size the header declares, when it declares one. */
   contentSize: number | null;
+  /**
+   * The window the header asks the decoder to keep (its window descriptor; the content size for
+   * a single-segment frame): what a decoder allocates before the first block. RFC 8878 §3.1.1.1.2.
+   */
+  windowSize: number;
   /** Whether the frame ends with a content checksum (dsh always writes one in session logs). */
   hasChecksum: boolean;
 }
@@ -31,6 +36,13 @@ export interface ZstdFrameScan {
 }
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+/**
+ * The longest a frame may be on disk: its content is capped at 64 MiB (MAX_FRAME_CONTENT,
+ * zstdDecode.ts) and zstd never stores a block longer than its content (an incompressible block
+ * is stored raw), so 64 MiB plus block headers; 1 MiB of slack. A longer walk (e.g. a zeroed
+ * tail read as empty raw blocks, 00 00 00 each) is an invalid structure, found without reading on.
+ */
+export const MAX_FRAME_BYTES = 65 * 1024 * 1024;
 const MAX_BLOCK = 128 * 1024;
 const DICT_ID_BYTES = [0, 1, 2, 4];
 const FCS_BYTES = [0, 2, 4, 8];
@@ -73,8 +85,15 @@ export function readZstdFrame(bytes: Uint8Array, pos: number): ZstdFrameStep {
   const fcsBytes = fcsFlag === 0 ? singleSegment : FCS_BYTES[fcsFlag]!;
   const rest = (singleSegment ? 0 : 1) + dictBytes + fcsBytes;
   if (pos + rest > len) return torn('frame-header');
-  // The window byte only sizes the decoder's buffer; a block is never above 128 KiB (RFC 8878).
-  if (!singleSegment) pos++;
+  // The window byte sizes the decoder's buffer (checked against a cap by the decoder,
+  // zstdDecode.ts); a block is never above 128 KiB (RFC 8878).
+  let windowSize = 0;
+  if (!singleSegment) {
+    const wd = bytes[pos]!;
+    const base = 2 ** (10 + (wd >> 3));
+    windowSize = base + (base / 8) * (wd & 7);
+    pos++;
+  }
   if (dictBytes > 0 && readLE(bytes, pos, dictBytes) !== 0) {
     return invalid(start, `the zstd frame at byte ${start} needs a dictionary (dsh never uses one)`);
   }
@@ -84,8 +103,10 @@ export function readZstdFrame(bytes: Uint8Array, pos: number): ZstdFrameStep {
     contentSize = readLE(bytes, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0);
     pos += fcsBytes;
   }
+  if (singleSegment) windowSize = contentSize ?? 0;
 
   for (;;) {
+    if (pos - start > MAX_FRAME_BYTES) return invalid(pos, `the zstd frame at byte ${start} runs past ${MAX_FRAME_BYTES} bytes without a last block: longer than any frame of at most 64 MiB of content`);
     if (pos + 3 > len) return torn('block');
     const h = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16);
     const last = h & 1;
@@ -103,7 +124,7 @@ export function readZstdFrame(bytes: Uint8Array, pos: number): ZstdFrameStep {
     if (pos + 4 > len) return torn('checksum');
     pos += 4;
   }
-  return { frame: { start, end: pos, contentSize, hasChecksum } };
+  return { frame: { start, end: pos, contentSize, windowSize, hasChecksum } };
 }
 
 /** Walks the frames of `bytes`, at most `maxFrames` of them (listing needs only the first). */

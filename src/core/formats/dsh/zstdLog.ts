@@ -7,7 +7,7 @@
 import { DshRecordScanner, type RecordPlace } from './recordScanner';
 import { asBuffer, emptyScan, readHeaderLine, scanLines, type ParsedDshLog } from './logText';
 import { ZstdRecordTexts } from './recordTexts';
-import { decodeFrame, decodeTornFrame, loadXxh64 } from './zstdDecode';
+import { decodeFrame, decodeTornFrame, loadXxh64, MAX_FRAME_CONTENT, MAX_HEADER_FRAME_CONTENT } from './zstdDecode';
 import { readZstdFrame, type ZstdFrameStep, type ZstdTearPlace } from './zstdFrames';
 import type { DshDiagnostic } from './types';
 
@@ -33,7 +33,7 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
     const why = firstStep.invalid ? firstStep.invalid.message : 'the file ends before its first zstd frame is complete';
     return refuse({ line: 1, offset: 0, kind: 'no-header', message: `no complete header frame: ${why}` });
   }
-  const first = decodeFrame(file, firstFrame, h64);
+  const first = decodeFrame(file, firstFrame, h64, MAX_HEADER_FRAME_CONTENT);
   if (!first.ok) return refuse({ line: 1, offset: 0, kind: 'dsh-frame', message: `${first.message}: the header cannot be read` });
   const headerText = asBuffer(first.plaintext);
   if (headerText.length === 0 || headerText.indexOf(10) !== headerText.length - 1) {
@@ -84,7 +84,8 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
       frameCorrupt(end.invalid.offset, 'dsh-frame', `invalid zstd structure: ${end.invalid.message}`);
     } else if (end.torn) {
       const { start, place } = end.torn;
-      const recovered = asBuffer(decodeTornFrame(file.subarray(start)));
+      const torn = decodeTornFrame(file.subarray(start));
+      const recovered = asBuffer(torn.content);
       const before = scanner.length;
       const { rest, nextLine } = scanLines(scanner, recovered, 0, recovered.length, line, () => start, texts.addContent(recovered));
       const lines = nextLine - line;
@@ -93,7 +94,8 @@ export async function readZstdLog(bytes: Uint8Array): Promise<ParsedDshLog> {
         message:
           `the final zstd frame (byte ${start}, ${file.length - start} bytes) is torn ${TEAR_WORDS[place]}: ` +
           `${lines} complete line(s) recovered from its complete blocks (${scanner.length - before} events, unverified: no checksum), ` +
-          `${recovered.length - rest} byte(s) of an incomplete record dropped`,
+          `${recovered.length - rest} byte(s) of an incomplete record dropped` +
+          (torn.overCap ? `; its blocks claim or give more than the ${MAX_FRAME_CONTENT / (1024 * 1024)} MiB a frame may hold: decoding stopped there` : ''),
       };
     }
   }
