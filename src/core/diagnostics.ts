@@ -6,6 +6,7 @@ export type DiagnosticKind =
   | 'blank' // an empty or whitespace-only line (skipped)
   | 'invalid-json' // a line that could not be parsed, nor split into records (skipped, kept verbatim on rewrite)
   | 'glued-records' // `{…}{…}` on one line, split and recovered
+  | 'trailing-text' // more text after a complete record on its line (`{…} xyz`, `{…},`): the record is read as the agent reads it, the text skipped (kept verbatim on rewrite)
   | 'torn-tail' // the last line is an unterminated fragment (an interrupted write)
   | 'torn-record' // a record cut short beside complete records on its line (`{…}{"type":"mess…`, `{"ty…{…}`): the complete ones are read, the fragment kept verbatim
   | 'multi-line-record' // one record spread over several lines (pretty-printed JSON, Part B §17): read as one record
@@ -25,6 +26,7 @@ export type DiagnosticKind =
   | 'invalid-entry' // a JSON object record without a string `type` (skipped, kept verbatim on rewrite)
   | 'unresolved-compaction' // a v1 compaction whose firstKeptEntryIndex names no entry (kept as is)
   | 'missing-id' // a v2/v3 entry whose `id` is missing or not a string: shown with a stable id made from its bytes (not on disk)
+  | 'invalid-field' // a wrongly typed field (Part C §11: a level, role or rule list that is not a string, an assistant without provider/model, a mode_change without mode): ignored
   // byte audit (src/core/formats/xcsh/byteAudit.ts; `doctor` only)
   | 'invalid-utf8' // bytes that are not UTF-8: JSON readers see U+FFFD there (rewrites keep the bytes)
   | 'unsafe-integer' // an integer beyond ±(2^53−1): JSON readers round it (rewrites keep the digits)
@@ -69,6 +71,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   blank: 'info',
   'invalid-json': 'error',
   'glued-records': 'warning',
+  'trailing-text': 'warning',
   'torn-tail': 'warning',
   'torn-record': 'warning',
   'multi-line-record': 'warning',
@@ -87,6 +90,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'invalid-entry': 'error',
   'unresolved-compaction': 'warning',
   'missing-id': 'error',
+  'invalid-field': 'warning',
   'invalid-utf8': 'warning',
   'unsafe-integer': 'warning',
   'duplicate-id': 'warning',
@@ -109,7 +113,7 @@ export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {
 }
 
 /** Diagnostics a repair into a new file fixes (lines the reader had to split, drop or cut). */
-const REPAIRABLE: ReadonlySet<string> = new Set<DiagnosticKind>(['invalid-json', 'glued-records', 'torn-tail', 'torn-record', 'multi-line-record', 'too-deep', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
+const REPAIRABLE: ReadonlySet<string> = new Set<DiagnosticKind>(['invalid-json', 'glued-records', 'trailing-text', 'torn-tail', 'torn-record', 'multi-line-record', 'too-deep', 'not-an-object', 'no-header', 'invalid-header', 'invalid-entry']);
 
 export function isRepairableKind(kind: string): boolean {
   return REPAIRABLE.has(kind);

@@ -410,7 +410,7 @@ test('human-readable output shows control characters escaped (tree, ls, doctor, 
   assert.equal(badLeaf.stderr, `${shownPath(file)}: no entry with id "x\\x1b[2J\\ny" (use --leaf null for the empty context)\n`);
   const missing = cli('doctor', `${file}.nope`);
   assertNoRawControl(missing, 'missing file');
-  assert.equal(missing.stderr, `${shownPath(file)}.nope: no such file\n`);
+  assert.equal(missing.stderr, `${shownPath(file)}.nope: no such file or directory\n`);
   const migrate = cli('migrate', file, '--dry-run');
   assertNoRawControl(migrate, 'migrate');
   assert.ok(migrate.stderr.startsWith(`${shownPath(file)}: already version 3`), migrate.stderr);
@@ -474,11 +474,25 @@ test('migrate --dry-run writes nothing', () => {
   assert.equal(readdirSync(join(p, '..')).length, 1, 'no backup, no temp file');
 });
 
-test('migrate --backup: backup holds the original bytes; the file becomes v3; unparsable lines stay verbatim in place', () => {
+test('migrate of a v1 file refuses, writing nothing, when a record it cannot read sits before later entries: the migration would link them past it (issue 22 §2)', () => {
   const p = copy('upstream/pi-large-session.v1.head25.jsonl');
-  // put a damaged line in the middle (line 6)
   const orig = lines(p);
-  const garbage = '{"type":"message","message":{"role":"user","content":"bad \\q escape"}}';
+  orig.splice(5, 0, '{"type":"message","message":{"role":"user","content":"bad \\q escape"}}');
+  writeFileSync(p, orig.join('\n'));
+  age(p);
+  const before = readFileSync(p);
+  const r = cli('migrate', p, '--backup');
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /:1: cannot migrate: damaged: line 6 could not be read, and a migration would link the entries after it past it/);
+  assert.deepEqual(readFileSync(p), before);
+  assert.equal(readdirSync(join(p, '..')).length, 1, 'no backup, no temp file');
+});
+
+test('migrate --backup: backup holds the original bytes; the file becomes v3; a line that is not a record stays verbatim in place', () => {
+  const p = copy('upstream/pi-large-session.v1.head25.jsonl');
+  // put a damaged line in the middle (line 6): text that is no record (nothing a migration could relink past)
+  const orig = lines(p);
+  const garbage = 'garbage left by a broken editor \\q';
   orig.splice(5, 0, garbage);
   writeFileSync(p, orig.join('\n'));
   age(p);

@@ -201,7 +201,7 @@ test('§3 a 0444 session: migrate, title and relabel exit 1 naming the permissio
 const UNWRITABLE = [
   { name: 'version 1e400', header: '{"type":"session","version":1e400,"id":"s","cwd":"/w"}', says: /not a finite number/ },
   { name: 'version "4"', header: '{"type":"session","version":"4","id":"s","cwd":"/w"}', says: /version 4 is newer than 3/ },
-  { name: 'version null', header: '{"type":"session","version":null,"id":"s","cwd":"/w"}', says: /version null/ },
+  { name: 'version -1', header: '{"type":"session","version":-1,"id":"s","cwd":"/w"}', says: /version -1/ },
   { name: 'a dsh header (version 0, createdAt)', header: '{"type":"session","version":0,"id":"d","createdAt":1785498791421,"cwd":"/w"}', says: /deepseek-harness \(dsh\)/ },
 ];
 

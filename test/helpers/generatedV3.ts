@@ -1,6 +1,8 @@
 // Property-generated v3 session files with every damage the reader tolerates that keeps a file
 // in the lazy scope (glued records, torn tails, CRLF, BOM, unreadable lines, the oh-my-pi title
-// line, multi-line records, duplicate ids, orphans, compactions incl. remote ones): the lazy
+// line, multi-line records, duplicate ids, orphans, compactions incl. remote ones; issue 22: text
+// after a record, a pretty-printed record glued to its neighbours, a BOM starting a later line,
+// timestamps of null / true, wrongly typed fields): the lazy
 // model's contract tests and the CLI's lazy-vs-eager output tests draw from the same sessions.
 import fc from 'fast-check';
 
@@ -30,10 +32,10 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kept: fc.option(fc.constant('@ref'), { nil: undefined }), remote: fc.boolean() }).map(({ kept, remote }) => ({ type: 'compaction', summary: 'so far', tokensBefore: 1234, ...(kept ? { firstKeptEntryId: kept } : {}), ...(remote ? { preserveData: { openaiRemoteCompaction: { provider: 'openai', replacementHistory: [{ a: 1 }] } } } : {}) })) },
   { weight: 1, arbitrary: content.map((c) => ({ type: 'custom_message', customType: 'note', content: c, display: false, details: { d: 1 } })) },
   { weight: 1, arbitrary: fc.constantFrom('', 'went elsewhere').map((s) => ({ type: 'branch_summary', summary: s, fromId: 'b0000000' })) },
-  { weight: 1, arbitrary: fc.constantFrom('high', 'low').map((l) => ({ type: 'thinking_level_change', thinkingLevel: l })) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>('high', 'low', true).map((l) => ({ type: 'thinking_level_change', thinkingLevel: l })) },
   { weight: 1, arbitrary: fc.constantFrom('default', 'smol').map((r) => ({ type: 'model_change', model: `p/${r}-model`, role: r })) },
   { weight: 1, arbitrary: fc.constant({ type: 'ttsr_injection', injectedRules: ['r1', 'r2'] }) },
-  { weight: 1, arbitrary: fc.constant({ type: 'mode_change', mode: 'plan', data: { step: 1 } }) },
+  { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({ type: 'mode_change', mode: 'plan', data: { step: 1 } }, { type: 'mode_change', data: { step: 2 } }) },
   { weight: 1, arbitrary: fc.constant({ type: 'session_info', name: 'named' }) },
 );
 const entryArb = fc.record({
@@ -43,10 +45,14 @@ const entryArb = fc.record({
   ref: fc.nat(),
   /** Mostly the entry before (long paths, so compactions keep and calls pair), else a branch, a root or an orphan. */
   parent: fc.oneof({ weight: 8, arbitrary: fc.constant('prev') }, { weight: 2, arbitrary: fc.constant('@ref') }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant('gone') }),
-  ts: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), fc.constant(1767225600000)),
+  ts: fc.oneof(fc.constant('2026-01-01T00:00:00.000Z'), fc.constant(1767225600000), fc.constantFrom<unknown>(null, true)),
   body,
-  /** How the record is written: plainly, glued to the next one, pretty-printed over lines, followed by junk. */
-  shape: fc.constantFrom('plain', 'plain', 'plain', 'glued', 'pretty', 'junk-after'),
+  /**
+   * How the record is written: plainly, glued to the next one, pretty-printed over lines (and the
+   * next record glued to its closing `}`), followed by junk, by more text on its line, or with a
+   * BOM before it.
+   */
+  shape: fc.constantFrom('plain', 'plain', 'plain', 'glued', 'pretty', 'pretty-glued', 'junk-after', 'text-after', 'bom-before'),
 });
 export type GeneratedFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
 export const fileArb = fc.record({
@@ -77,8 +83,12 @@ export function renderFile(f: GeneratedFile): string {
       glue += JSON.stringify(rec);
       continue;
     }
+    if (e.shape === 'pretty-glued') {
+      glue += JSON.stringify(rec, null, 1).split('\n').join(eol);
+      continue;
+    }
     const text = e.shape === 'pretty' ? JSON.stringify(rec, null, 1) : JSON.stringify(rec);
-    lines.push(glue + (e.shape === 'pretty' ? text.split('\n').join(eol) : text));
+    lines.push((e.shape === 'bom-before' ? '\ufeff' : '') + glue + (e.shape === 'pretty' ? text.split('\n').join(eol) : text) + (e.shape === 'text-after' ? ' 7' : ''));
     glue = '';
     if (e.shape === 'junk-after') lines.push('not json at all', '');
   }

@@ -56,7 +56,7 @@ test('resolveImageData: inline, blob, missing', async () => {
   assert.deepEqual(await resolveImageData(`blob:sha256:${H}`, s), { kind: 'missing', hash: H });
 });
 
-test('findBlobRefs: message (incl. toolResult) and custom_message content only', () => {
+test('findBlobRefs: image blocks wherever they stand (message incl. toolResult, custom_message, any nested field: Part B §19, issue 22 §25), never text that merely looks like a reference', () => {
   const img = { type: 'image', mimeType: 'image/png', data: `blob:sha256:${H}` };
   const entries = [
     { type: 'message', id: '1', message: { role: 'toolResult', content: [img] } },
@@ -64,7 +64,7 @@ test('findBlobRefs: message (incl. toolResult) and custom_message content only',
     { type: 'custom', id: '3', data: { content: [img] } },
     { type: 'message', id: '4', message: { role: 'user', content: 'blob:sha256:' + H } },
   ] as unknown as SessionEntry[];
-  assert.deepEqual(findBlobRefs(entries).map((r) => r.entryId), ['1', '2']);
+  assert.deepEqual(findBlobRefs(entries).map((r) => r.entryId), ['1', '2', '3']);
 });
 
 // ---- what a store entry must be before its bytes are used (issue 15, point 13) ----

@@ -120,9 +120,9 @@ test('Part C §11: a header version that is a numeric string is read as that num
   assert.match(l.readOnlyReason ?? '', /string "2"/);
 });
 
-test('issue 15 §6: a version that is not exactly 1, 2, 3 or absent is never writable and never migrated as v1', () => {
+test('issue 15 §6: a version that is not exactly 1, 2, 3 or absent (nor 0 / null, read as v1: issue 22 §27) is never writable and never migrated as v1', () => {
   const branched = '{"type":"message","id":"aaaaaaaa","parentId":null,"message":{"role":"user","content":"a"}}\n{"type":"message","id":"bbbbbbbb","parentId":"aaaaaaaa","message":{"role":"user","content":"b"}}\n{"type":"message","id":"cccccccc","parentId":"aaaaaaaa","message":{"role":"user","content":"c"}}\n';
-  for (const v of ['1e400', '"4"', 'null', '"three"', '[3]', '4', '3.5', '-1']) {
+  for (const v of ['1e400', '"4"', '"three"', '[3]', '4', '3.5', '-1']) {
     const l = loadSessionFromText(`{"type":"session","version":${v},"id":"s"}\n${branched}`);
     assert.notEqual(l.readOnlyReason, null, `version ${v} is read-only`);
     assert.equal(l.migration.idsAssigned + l.migration.parentsLinked, 0, `version ${v} is not migrated as v1`);
@@ -141,8 +141,12 @@ test('version rules: readHeaderVersion / versionWriteRefusal', () => {
   assert.equal(readHeaderVersion({ version: '3' }).writable, false);
   assert.equal(versionWriteRefusal({ version: 2 }), null);
   assert.match(versionWriteRefusal({ version: 4 })!, /newer than 3/);
-  assert.match(versionWriteRefusal({ version: 0 })!, /not 1, 2 or 3/);
-  assert.match(versionWriteRefusal({ version: null })!, /not a number/);
+  // Part B §21 (issue 22 §27): 0 and null are read, migrated and written as v1
+  assert.equal(versionWriteRefusal({ version: 0 }), null);
+  assert.equal(versionWriteRefusal({ version: null }), null);
+  assert.equal(readHeaderVersion({ version: null }).version, 1);
+  assert.match(versionWriteRefusal({ version: -1 })!, /not 1, 2 or 3/);
+  assert.match(versionWriteRefusal({ version: false })!, /not a number/);
 });
 
 test('issue 15 §7: a dsh log read through the xcsh loader is recognised, not migrated, and read-only', () => {

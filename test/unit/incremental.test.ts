@@ -159,7 +159,16 @@ test('random sessions cut at line boundaries: refresh takes the tail path for cl
         const cuts = picks.map((p) => starts[p % Math.max(1, starts.length)]!).filter((c) => c !== undefined && headerEnd !== undefined && c >= headerEnd);
         if (cuts.length === 0) return;
         const kinds = await replay(bytes, cuts, 'clean cut');
-        for (const k of kinds) assert.notEqual(k, 'reloaded');
+        const points = [...new Set(cuts.filter((c) => c > 0 && c < bytes.length))].sort((a, b) => a - b);
+        kinds.forEach((k, i) => {
+          if (k !== 'reloaded') return;
+          // Issue 22 §2: a line whose last glued piece opens a record (`{…}{`) may be the first line of
+          // a pretty-printed record glued to the records before it; until more bytes close or abandon
+          // it, the read's open end starts at that line, which holds entries: a full reload.
+          const prefix = loadSessionFromText(bytes.subarray(0, points[i]));
+          const openLine = prefix.resume!.startLine + 1;
+          assert.ok(prefix.diagnostics.some((d) => d.line === openLine && d.kind === 'glued-records') && prefix.entryLines.includes(openLine), `reloaded after a clean cut at byte ${points[i]}`);
+        });
       },
     ),
     { numRuns: 150 },

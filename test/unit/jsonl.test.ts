@@ -126,9 +126,12 @@ test('glued where one half is broken: the good half is recovered, the bad half k
   assert.equal(r.unparsed.length, 1);
 });
 
-test('splitLine rejects non-glued garbage', () => {
+test('splitLine rejects non-glued garbage; text after a record is a trailing fragment (issue 22 §24, Part B §18)', () => {
   const split = (s: string) => splitLine(Buffer.from(s), 0, Buffer.byteLength(s));
-  assert.equal(split('{"a":1} trailing'), null);
+  assert.deepEqual(split('{"a":1} trailing'), [
+    { start: 0, end: 7, value: { a: 1 }, fragment: null },
+    { start: 8, end: 16, value: null, fragment: 'trailing' },
+  ]);
   assert.equal(split('{"a":1'), null);
   assert.equal(split('{"a":1}'), null);
   assert.equal(split('[1]{"a":1}'), null);

@@ -108,7 +108,8 @@ test('blob references: missing and invalid ones are diagnosed when a store is gi
   const p = join(dir, 's.jsonl');
   writeFileSync(p, lines.join('\n') + '\n');
   const l = await loadSessionFile(p, { blobs: store });
-  assert.deepEqual(kinds(l), [[2, 'missing-blob'], [3, 'invalid-blob-ref']]);
+  // (the image block inside a custom entry's data too: the agent resolves it there, Part B §19)
+  assert.deepEqual(kinds(l), [[2, 'missing-blob'], [3, 'invalid-blob-ref'], [4, 'invalid-blob-ref']]);
   assert.equal(l.diagnostics[0]!.entryId, 'a1a1a1a1');
   // the reference stays in place
   assert.equal((l.entries[0] as { message: { content: { data: string }[] } }).message.content[1]!.data, `blob:sha256:${missing}`);

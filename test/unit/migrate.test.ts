@@ -136,10 +136,14 @@ test('the migration says which edits it made, and builds its entries with them (
   assert.deepEqual(Object.keys(r.header), ['type', 'version', 'id', 'timestamp', 'cwd']);
 });
 
-test('a v1 compaction that already has firstKeptEntryId keeps both fields (the id it names is not overwritten)', () => {
+test('a v1 compaction that already has firstKeptEntryId takes the id its index names (Part B §23, issue 22 §28); an index naming nothing keeps the id', () => {
   const r = migrateSession(v1Header(), [msg('user'), { type: 'compaction', firstKeptEntryIndex: 1, firstKeptEntryId: 'zz' } as unknown as SessionEntry]);
   const c = r.entries[1] as Record<string, unknown>;
-  assert.equal(c.firstKeptEntryId, 'zz');
-  assert.equal(c.firstKeptEntryIndex, 1);
-  assert.equal(r.report.unresolvedCompactions[0]!.reason, 'the compaction already has a firstKeptEntryId');
+  assert.equal(c.firstKeptEntryId, r.entries[0]!.id);
+  assert.equal(c.firstKeptEntryIndex, 1, 'the index is kept beside it');
+  assert.deepEqual(r.report.unresolvedCompactions, []);
+  assert.equal(r.report.compactionsMigrated, 1);
+  const out = migrateSession(v1Header(), [msg('user'), { type: 'compaction', firstKeptEntryIndex: 9, firstKeptEntryId: 'zz' } as unknown as SessionEntry]);
+  assert.equal((out.entries[1] as Record<string, unknown>).firstKeptEntryId, 'zz');
+  assert.match(out.report.unresolvedCompactions[0]!.reason, /names no entry/);
 });

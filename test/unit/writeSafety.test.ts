@@ -404,7 +404,8 @@ test('§5 backups: complete copies under a free name next to the real file, no t
 const UNWRITABLE: { name: string; header: string; reason: RegExp }[] = [
   { name: 'version 1e400 (Infinity)', header: '{"type":"session","version":1e400,"id":"s"}', reason: /Infinity|not a finite number/ },
   { name: 'version "4"', header: '{"type":"session","version":"4","id":"s"}', reason: /version 4 is newer than 3/ },
-  { name: 'version null', header: '{"type":"session","version":null,"id":"s"}', reason: /version null/ },
+  { name: 'version -1', header: '{"type":"session","version":-1,"id":"s"}', reason: /version -1 is not 1, 2 or 3/ },
+  { name: 'version false', header: '{"type":"session","version":false,"id":"s"}', reason: /version false is not a number/ },
   { name: 'version 7', header: '{"type":"session","version":7,"id":"s"}', reason: /version 7 is newer than 3/ },
   { name: 'dsh header (version 0 + createdAt)', header: '{"type":"session","version":0,"id":"d","createdAt":1785498791421,"cwd":"/w"}', reason: /deepseek-harness \(dsh\)/ },
 ];

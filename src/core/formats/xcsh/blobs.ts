@@ -271,28 +271,39 @@ export interface BlobRefLocation {
 }
 
 /**
- * Every blob reference in image blocks of `message` (all roles, so toolResult content too) and
- * `custom_message` content — the places upstream resolves on load (Part A).
+ * Every blob reference the agent resolves on load (Part B §19, issue 22 §25): the `data` of an
+ * image block and an `image_url` (a string, or an object's `url`), wherever it stands in an entry
+ * — message and custom-message content, tool results, a user message's `providerPayload`, a
+ * remote compaction's `replacementHistory`, any nested field. In document order.
  */
 export function findBlobRefs(entries: readonly SessionEntry[]): BlobRefLocation[] {
   const out: BlobRefLocation[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as Record<string, unknown>;
-    let content: unknown;
-    if (e.type === 'message') content = (e.message as Record<string, unknown> | undefined)?.content;
-    else if (e.type === 'custom_message') content = e.content;
-    else continue;
-    if (!Array.isArray(content)) continue;
-    for (const b of content) {
-      if (b && typeof b === 'object' && (b as Record<string, unknown>).type === 'image') {
-        const data = (b as Record<string, unknown>).data;
-        if (typeof data === 'string' && isBlobRef(data)) {
-          out.push({ entryIndex: i, ...(typeof e.id === 'string' ? { entryId: e.id } : {}), ref: data, hash: parseBlobRef(data) });
-        }
-      }
-    }
+    const found = (ref: string): void => {
+      out.push({ entryIndex: i, ...(typeof e.id === 'string' ? { entryId: e.id } : {}), ref, hash: parseBlobRef(ref) });
+    };
+    for (const k in e) if (k !== 'id' && k !== 'parentId') walkForRefs(e[k], found);
   }
   return out;
+}
+
+/** Calls `found` with each blob reference in an image block's `data` or an `image_url` inside `v`. */
+function walkForRefs(v: unknown, found: (ref: string) => void): void {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) walkForRefs(x, found);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'string') {
+      if ((k === 'image_url' || (k === 'data' && o.type === 'image')) && isBlobRef(x)) found(x);
+    } else if (k === 'image_url' && x !== null && typeof x === 'object' && !Array.isArray(x) && isBlobRef((x as Record<string, unknown>).url)) {
+      found((x as Record<string, unknown>).url as string);
+    } else walkForRefs(x, found);
+  }
 }
 
 /**

@@ -58,12 +58,13 @@ function isTreeIndex(x: unknown): x is TreeIndex {
 
 /**
  * An entry's timestamp in epoch ms, as upstream's `new Date(ts).getTime()`: an ISO string is
- * parsed, a number is taken as epoch ms as it is (Part B §14), anything else is NaN (which
- * JSON prints as null, as upstream's does).
+ * parsed, a number is taken as epoch ms as it is (Part B §14), and anything else is coerced as
+ * JavaScript coerces it (Part B §20: `null` → 0, `true` → 1, `[1]` → the date parsed from "1",
+ * an object or a missing timestamp → NaN, which JSON prints as null, as upstream's does).
  */
-function epochMs(ts: unknown): number {
-  if (typeof ts === 'number') return new Date(ts).getTime();
-  return typeof ts === 'string' ? Date.parse(ts) : NaN;
+export function epochMs(ts: unknown): number {
+  if (ts === undefined) return NaN;
+  return new Date(ts as string | number).getTime();
 }
 
 /** Walks leaf → root with a seen-set (Part C §5: stop at the first repeated id), root first. */
@@ -205,8 +206,9 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
         compactionIdx = i;
         break;
       case EntryKind.ThinkingLevel: {
+        // Part C §11: a level that is not a string is ignored (an invalid-field diagnostic says so).
         const lvl = (e as { thinkingLevel?: unknown }).thinkingLevel;
-        thinkingLevel = typeof lvl === 'string' ? lvl : 'off';
+        if (typeof lvl === 'string') thinkingLevel = lvl;
         break;
       }
       case EntryKind.ModelChange: {
@@ -225,9 +227,12 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
         break;
       }
       case EntryKind.ModeChange: {
+        // Part C §11: a mode_change without a string mode is ignored, its data with it.
         const md = (e as { mode?: unknown }).mode;
-        mode = typeof md === 'string' ? md : 'none';
-        modeData = (e as { data?: unknown }).data;
+        if (typeof md === 'string') {
+          mode = md;
+          modeData = (e as { data?: unknown }).data;
+        }
         break;
       }
       default:

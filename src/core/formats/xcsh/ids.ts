@@ -57,17 +57,40 @@ export function assignMissingIds(entries: SessionEntry[], missing: readonly numb
   const taken = new Set<string>();
   for (const e of entries) if (typeof e.id === 'string') taken.add(e.id);
   const made = new Set<string>();
+  // Part B §23: the agent's id map is a JavaScript Map, so a numeric id is found by the same
+  // number (never by its string: 5 and "5" are different keys; the last entry with it wins).
+  let byNumber: Map<number, string> | null = null;
   for (const i of missing) {
     const e = entries[i]! as unknown as Record<string, unknown>;
     const id = stableEntryId(e, i, taken);
     made.add(id);
     entries[i] = { ...e, id } as unknown as SessionEntry;
+    if (typeof e.id === 'number') (byNumber ??= new Map()).set(e.id, id);
     diagnostics.push({
       line: entryLines[i] ?? 0,
       kind: 'missing-id',
       entryId: id,
-      message: `entry has no string "id" (${describeId(e)}); shown as "${id}", an id made from its bytes that is not on disk`,
+      message: `entry has no string "id" (${describeId(e)}); shown as "${id}", an id made from its bytes that is not on disk${typeof e.id === 'number' ? ' (entries naming the number as their parent or kept entry are linked to it, as the agent links them)' : ''}`,
     });
   }
+  if (byNumber !== null) linkNumericRefs(entries, byNumber);
   return made;
+}
+
+/**
+ * Entries whose `parentId` (or a compaction's `firstKeptEntryId`) is a number that an entry has as
+ * its id point at that entry's made id, in memory (issue 22 §28). Replaced by copies; the file's
+ * bytes stay as they are.
+ */
+function linkNumericRefs(entries: SessionEntry[], byNumber: ReadonlyMap<number, string>): void {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]! as unknown as Record<string, unknown>;
+    const parent = typeof e.parentId === 'number' ? byNumber.get(e.parentId) : undefined;
+    const kept = e.type === 'compaction' && typeof e.firstKeptEntryId === 'number' ? byNumber.get(e.firstKeptEntryId) : undefined;
+    if (parent === undefined && kept === undefined) continue;
+    const copy: Record<string, unknown> = { ...e };
+    if (parent !== undefined) copy.parentId = parent;
+    if (kept !== undefined) copy.firstKeptEntryId = kept;
+    entries[i] = copy as unknown as SessionEntry;
+  }
 }

@@ -26,6 +26,13 @@ export interface UnparsedRange {
   lastLine?: number;
   start: number;
   end: number;
+  /**
+   * The range may hold a record the reader could not read (a line or piece that starts with `{`:
+   * invalid JSON, a torn or too-deep record), not just text that is no record at all (plain text,
+   * a JSON value that is not an object, text after a record on its line). A v1 migration never
+   * links past such a range (load.ts).
+   */
+  record?: true;
 }
 
 /**

@@ -74,9 +74,11 @@ export interface LinePart {
   value: Record<string, unknown> | null;
   /**
    * null for a record. 'torn': bytes of a record cut short (an interrupted write). 'invalid':
-   * one or more complete `{…}` that do not parse (a bad escape, say).
+   * one or more complete `{…}` that do not parse (a bad escape, say). 'trailing': text after the
+   * records that does not start like one (`{…} xyz`, `{…},`, `{…}}`, `{…} 7`): the agent reads
+   * the record and drops the rest of the line (Part B §18).
    */
-  fragment: 'torn' | 'invalid' | null;
+  fragment: 'torn' | 'invalid' | 'trailing' | null;
 }
 
 /**
@@ -101,9 +103,11 @@ export interface LinePart {
  * And only when it has a string `type`, as every session record does: a typeless `{}` may be the
  * end of a string the tear left open.
  *
- * Returns null unless at least one record parses and there is more than one piece, and unless the
- * fragment, if any, starts with `{` (`{"a":1} trailing text` is not a record beside a torn one:
- * the line stays unreadable, as before).
+ * A fragment that does not start with `{` after a record is trailing text (`{"a":1} xyz`, Part B
+ * §18): the records before it are kept, and so are complete records after it.
+ *
+ * Returns null unless at least one record parses and there is more than one piece (a line that
+ * starts with a fragment that is not `{` is never split: it is not a record beside other text).
  */
 export function splitLine(buf: Buffer, s: number, e: number): LinePart[] | null {
   const head: LinePart[] = [];
@@ -130,7 +134,6 @@ export function splitLine(buf: Buffer, s: number, e: number): LinePart[] | null 
     i = close;
   }
   if (fragmentStart === -1) return head.length >= 2 ? head : null;
-  if (buf[fragmentStart] !== OPEN_BRACE) return null;
 
   // Backwards from the line end: complete records after the fragment.
   const tail: LinePart[] = [];
@@ -154,7 +157,7 @@ export function splitLine(buf: Buffer, s: number, e: number): LinePart[] | null 
   if (head.length === 0 && tail.length === 0) return null;
   while (j > fragmentStart && isJsonWs(buf[j - 1])) j--;
   const parts = head;
-  parts.push({ start: fragmentStart, end: j, value: null, fragment: isGluedObjects(buf, fragmentStart, j) ? 'invalid' : 'torn' });
+  parts.push(fragmentAt(buf, fragmentStart, j));
   for (let k = tail.length - 1; k >= 0; k--) parts.push(tail[k]!);
   return parts;
 }
@@ -186,6 +189,11 @@ function openingBrace(buf: Uint8Array, lo: number, close: number): number {
     }
   }
   return -1;
+}
+
+/** `buf[s, e)` (no whitespace at either end) as a fragment of its kind. */
+export function fragmentAt(buf: Buffer, s: number, e: number): LinePart {
+  return { start: s, end: e, value: null, fragment: buf[s] !== OPEN_BRACE ? 'trailing' : isGluedObjects(buf, s, e) ? 'invalid' : 'torn' };
 }
 
 /** `buf[s, e)` is one or more balanced `{…}` (whitespace between): complete records, only unparsable. */

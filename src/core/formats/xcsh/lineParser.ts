@@ -11,7 +11,7 @@
 import type { Diagnostic } from '../../diagnostics';
 import { deeperThan, DEPTH_CHECK_MIN_BYTES, MAX_RECORD_DEPTH } from './depth';
 import type { JsonlParseResult, JsonlRecord, ReadFrom, RecordColumns, UnparsedRange } from './jsonl';
-import { isJsonWs, parseObjectAt, scanStructure, splitLine, type LinePart, type ScanState } from './jsonlSplit';
+import { fragmentAt, isJsonWs, parseObjectAt, scanStructure, splitLine, type LinePart, type ScanState } from './jsonlSplit';
 import { LineRuns } from './lineRuns';
 
 const LF = 0x0a;
@@ -67,6 +67,34 @@ interface OpenRecord {
   absStarts: number[];
   /** The last line joined had no `\n` (the input's end). */
   lastUnterminated: boolean;
+  /**
+   * Where a tail read resumes while the record is open: the start of its first line (before
+   * absStarts[0] when it opens after other records on that line), or of the first line of the
+   * record over several lines that closed on that line — a read from the line itself would not
+   * see that record close.
+   */
+  resumeFrom: number;
+  resumeLine: number;
+  /** The record opens after complete records on its line (`{…}{` + pretty-printed lines): what that line's split still has to report. */
+  glued: PendingGlue | null;
+}
+
+/** Where a piece of a line may start a record over several lines: the line's end in its buffer (`\r` included), and where a tail read resumes while it is open. */
+interface JoinAt {
+  e: number;
+  resumeFrom: number;
+  resumeLine: number;
+}
+
+/** The findings of a line whose last piece opened a record over several lines, reported once the join closes or is abandoned. */
+interface PendingGlue {
+  /** Pieces on the line, the open one included, and the records read among them. */
+  pieces: number;
+  recovered: number;
+  /** Findings about the other pieces, after the glued-records note. */
+  diags: Diagnostic[];
+  /** Absolute end of the open piece's text on its first line (whitespace excluded): its bytes if the join is abandoned. */
+  fragEnd: number;
 }
 
 /** Accumulates lines into a result. Shared by the string, stream and prefix readers. */
@@ -103,9 +131,18 @@ export class LineParser {
     const lineNo = ++r.lines;
     r.lastLineStart = abs;
     if (!terminated) this.#resume = this.#openPoint(lineNo, abs);
-    if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
-      r.bom = true;
-      r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
+    // A BOM starts line 1 of a file, and the first line of each further file when files are
+    // joined end to end (`cat a.jsonl b.jsonl`, issue 22 §3): there it is stripped before a
+    // record's `{` (anything else after it stays one unreadable line, the BOM in its bytes).
+    if (e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf && (lineNo === 1 || buf[s + 3] === OPEN_BRACE)) {
+      if (lineNo === 1) {
+        r.bom = true;
+        r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
+      } else {
+        if (this.#open !== null) this.#abandonOpen();
+        this.#runs.flush();
+        r.diagnostics.push({ line: lineNo, kind: 'bom', message: 'UTF-8 byte-order mark at the start of the line (files joined end to end?); ignored, the line read after it, the mark kept on rewrite' });
+      }
       s += 3;
       abs += 3;
     }
@@ -150,8 +187,8 @@ export class LineParser {
     let from = edgeFrom;
     const o = this.#open;
     if (o !== null) {
-      line = o.firstLine;
-      from = o.absStarts[0]!;
+      line = o.resumeLine;
+      from = o.resumeFrom;
     }
     const run = this.#runs.reaching(line - 1);
     if (run !== null) {
@@ -181,7 +218,7 @@ export class LineParser {
       if (ce - s > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) this.#tooDeep(lineNo, lineNo, abs, abs + (ce - s));
       else this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
     } else {
-      this.#runs.junk(lineNo, abs, abs + (ce - s), 'not-an-object', `is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
+      this.#runs.junk(lineNo, abs, abs + (ce - s), false, 'not-an-object', `is valid JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
     }
   }
 
@@ -212,28 +249,30 @@ export class LineParser {
     while (i < ce && isJsonWs(buf[i])) i++;
     if (i === ce) return this.#runs.blank(lineNo, abs);
     if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
-    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', () => `could not be parsed as JSON (${parseErrorOf(buf.toString('utf8', s, ce))})`);
+    this.#runs.junk(lineNo, abs, abs + (ce - s), false, 'invalid-json', () => `could not be parsed as JSON (${parseErrorOf(buf.toString('utf8', s, ce))})`);
   }
 
   #unparsable(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean, err: Error): void {
     const parts = splitLine(buf, s, ce);
-    if (parts) return this.#split(parts, abs - s, lineNo);
+    if (parts) return this.#split(buf, parts, abs - s, lineNo, 0, mayJoin && terminated ? { e, resumeFrom: this.result.lastLineStart, resumeLine: lineNo } : null);
     const why = `could not be parsed as JSON (${err.message.slice(0, 120)})`;
     if (mayJoin && terminated && buf[s] === OPEN_BRACE && this.#startOpen(buf, s, ce, e, abs, lineNo, why)) return;
     if (!terminated) return this.#tornTail(lineNo, abs, abs + (ce - s));
-    this.#runs.junk(lineNo, abs, abs + (ce - s), 'invalid-json', why);
+    let k = s;
+    while (k < ce && isJsonWs(buf[k])) k++;
+    this.#runs.junk(lineNo, abs, abs + (ce - s), buf[k] === OPEN_BRACE, 'invalid-json', why);
   }
 
   #tornTail(lineNo: number, start: number, end: number): void {
     this.#runs.flush();
-    this.result.unparsed.push({ line: lineNo, start, end });
+    this.result.unparsed.push({ line: lineNo, start, end, record: true });
     this.result.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${end - start} bytes (an interrupted write); skipped, kept verbatim` });
   }
 
   #tooDeep(line: number, lastLine: number, start: number, end: number): void {
     this.#runs.flush();
     const r = this.result;
-    r.unparsed.push(lastLine > line ? { line, lastLine, start, end } : { line, start, end });
+    r.unparsed.push(lastLine > line ? { line, lastLine, start, end, record: true } : { line, start, end, record: true });
     const where = lastLine > line ? ` (lines ${line}–${lastLine})` : '';
     r.diagnostics.push({
       line,
@@ -243,18 +282,36 @@ export class LineParser {
     });
   }
 
-  /** A line holding records and at most one fragment (jsonlSplit.ts); `base` turns part offsets absolute. */
-  #split(parts: LinePart[], base: number, lineNo: number): void {
+  /**
+   * A line holding records and at most one fragment (jsonlSplit.ts); `base` turns part offsets
+   * absolute. `before`: records already read on this line (the rest of a line after a record
+   * over several lines closed on it). `join` (the line may start a join: its absolute start, and
+   * where it ends in `buf`, its `\r` included): a last piece that opens an object outside any string may be the first line of a
+   * pretty-printed record glued to the records before it (issue 22 §2) — it is joined with the
+   * lines after it, and this line's findings wait for the join to close or be abandoned.
+   */
+  #split(buf: Buffer, parts: LinePart[], base: number, lineNo: number, before: number, join: JoinAt | null): void {
     this.#runs.flush();
     const r = this.result;
     const diags: Diagnostic[] = [];
-    let recovered = 0;
-    for (const p of parts) {
+    let recovered = before;
+    let pieces = before;
+    let n = parts.length;
+    const last = parts[n - 1]!;
+    let opens = false;
+    if (join !== null && last.fragment === 'torn') {
+      const state: ScanState = { depth: 0, inString: false };
+      opens = scanStructure(buf, last.start, last.end, state) === -1 && !state.inString && state.depth > 0;
+      if (opens) n--;
+    }
+    for (let k = 0; k < n; k++) {
+      const p = parts[k]!;
       const start = base + p.start;
       const end = base + p.end;
       if (p.value !== null) {
+        pieces++;
         if (end - start > DEPTH_CHECK_MIN_BYTES && deeperThan(p.value)) {
-          r.unparsed.push({ line: lineNo, start, end });
+          r.unparsed.push({ line: lineNo, start, end, record: true });
           diags.push({ line: lineNo, kind: 'too-deep', message: `a glued record (bytes ${start}–${end}) is nested deeper than ${MAX_RECORD_DEPTH} levels; not read, kept verbatim` });
         } else {
           recovered++;
@@ -262,15 +319,51 @@ export class LineParser {
         }
         continue;
       }
-      r.unparsed.push({ line: lineNo, start, end });
+      if (p.fragment === 'trailing') {
+        r.unparsed.push({ line: lineNo, start, end });
+        diags.push({ line: lineNo, kind: 'trailing-text', message: `${describeTrailing(buf, p.start, p.end)} after the record on this line (bytes ${start}–${end}) is not a record; the record is read as the agent reads it, the text skipped and kept verbatim` });
+        continue;
+      }
+      r.unparsed.push({ line: lineNo, start, end, record: true });
+      pieces++;
       diags.push(
         p.fragment === 'torn'
           ? { line: lineNo, kind: 'torn-record', message: `bytes ${start}–${end} are a record cut short (${end - start} bytes, an interrupted write) beside complete records on the same line; kept verbatim` }
           : { line: lineNo, kind: 'invalid-json', message: `the glued record text at bytes ${start}–${end} could not be parsed; kept verbatim` },
       );
     }
-    r.diagnostics.push({ line: lineNo, kind: 'glued-records', message: `${parts.length} records glued on one line (no newline between them); split, ${recovered} recovered` });
+    if (join !== null && opens) {
+      const glued: PendingGlue = { pieces: pieces + 1, recovered, diags, fragEnd: base + last.end };
+      this.#startOpen(buf, last.start, last.end, join.e, base + last.start, lineNo, '', join, glued);
+      return;
+    }
+    this.#reportLine(lineNo, pieces, recovered, diags);
+  }
+
+  /** A split line's findings: the glued-records note (when two pieces or more were glued), then the others. */
+  #reportLine(lineNo: number, pieces: number, recovered: number, diags: Diagnostic[]): void {
+    const r = this.result;
+    if (pieces >= 2) r.diagnostics.push({ line: lineNo, kind: 'glued-records', message: `${pieces} records glued on one line (no newline between them); split, ${recovered} recovered` });
     for (const d of diags) r.diagnostics.push(d);
+  }
+
+  /**
+   * The rest of a line after `before` records were read from it (a record over several lines
+   * closed on it): nothing but whitespace; records and fragments glued to it, read as a line of
+   * their own would be; or trailing text (Part B §18).
+   */
+  #afterRecord(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, before: number, resume: { from: number; line: number }): void {
+    let i = s;
+    while (i < ce && isJsonWs(buf[i])) i++;
+    if (i === ce) return;
+    let j = ce;
+    while (j > i && isJsonWs(buf[j - 1])) j--;
+    let parts: LinePart[] | null = null;
+    if (buf[i] === OPEN_BRACE) {
+      const whole = parseObjectAt(buf, i, j);
+      parts = whole !== null ? [{ start: i, end: j, value: whole, fragment: null }] : splitLine(buf, i, j);
+    }
+    this.#split(buf, parts ?? [fragmentAt(buf, i, j)], abs - s, lineNo, before, terminated ? { e, resumeFrom: resume.from, resumeLine: resume.line } : null);
   }
 
   // ---- records spread over several lines (Part B §17) ----------------------------------------
@@ -290,10 +383,12 @@ export class LineParser {
    * is thus scanned at most twice — once joined, once alone — and the lines of an abandoned join
    * cannot start a join themselves (none starts with `{` in column 0 but the first).
    */
-  #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, firstError: string): boolean {
+  #startOpen(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, firstError: string, at: JoinAt | null = null, glued: PendingGlue | null = null): boolean {
     const state: ScanState = { depth: 0, inString: false };
     if (scanStructure(buf, s, ce, state) !== -1 || state.inString || state.depth <= 0) return false;
-    const o: OpenRecord = { firstLine: lineNo, firstError, buf: this.#openBuf, len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false };
+    const resumeFrom = at?.resumeFrom ?? abs;
+    const resumeLine = at?.resumeLine ?? lineNo;
+    const o: OpenRecord = { firstLine: lineNo, firstError, buf: this.#openBuf, len: 0, state, starts: [], ends: [], absStarts: [], lastUnterminated: false, resumeFrom, resumeLine, glued };
     this.#open = o;
     appendLine(o, buf, s, e, abs, true);
     return true;
@@ -317,21 +412,29 @@ export class LineParser {
     }
     let rest = close;
     while (rest < textEnd && isJsonWs(o.buf[rest])) rest++;
-    const value = rest === textEnd ? parseObjectAt(o.buf, 0, textEnd) : null;
+    // More after the closing `}` on its line (issue 22 §2, Part B §18): the record is read, and the
+    // rest of the line after it as the rest of a glued line is.
+    const value = parseObjectAt(o.buf, 0, rest === textEnd ? textEnd : close);
     if (value === null) return this.#abandonOpen();
     this.#open = null;
     this.#keepBuffer(o.buf);
     this.#runs.flush();
     const start = o.absStarts[0]!;
-    const end = abs + (ce - s);
-    if (textEnd > DEPTH_CHECK_MIN_BYTES && deeperThan(value)) return this.#tooDeep(o.firstLine, lineNo, start, end);
-    this.#record(value, o.firstLine, start, end);
-    this.result.diagnostics.push({
-      line: o.firstLine,
-      lastLine: lineNo,
-      kind: 'multi-line-record',
-      message: `one record spread over lines ${o.firstLine}–${lineNo} (pretty-printed JSON); read as one record, as the agent does`,
-    });
+    const end = rest === textEnd ? abs + (ce - s) : abs + (close - at);
+    const deep = close > DEPTH_CHECK_MIN_BYTES && deeperThan(value);
+    const g = o.glued;
+    if (g !== null) this.#reportLine(o.firstLine, g.pieces, g.recovered + (deep ? 0 : 1), g.diags);
+    if (deep) this.#tooDeep(o.firstLine, lineNo, start, end);
+    else {
+      this.#record(value, o.firstLine, start, end);
+      this.result.diagnostics.push({
+        line: o.firstLine,
+        lastLine: lineNo,
+        kind: 'multi-line-record',
+        message: `one record spread over lines ${o.firstLine}–${lineNo} (pretty-printed JSON); read as one record, as the agent does`,
+      });
+    }
+    if (rest < textEnd) this.#afterRecord(buf, s + (close - at), ce, e, abs + (close - at), lineNo, terminated, 1, { from: o.resumeFrom, line: o.resumeLine });
   }
 
   /** Reads the lines of an open record one by one, as if they had never been joined. */
@@ -341,9 +444,19 @@ export class LineParser {
     this.#keepBuffer(o.buf); // (read below, before any other record can open)
     // The first line is known: it did not parse, nor split, and it was terminated (a join starts
     // only on such a line). Reading it again would only pay for the same exception twice.
-    let firstEnd = o.ends[0]!;
-    if (firstEnd > 0 && o.buf[firstEnd - 1] === CR) firstEnd--;
-    this.#runs.junk(o.firstLine, o.absStarts[0]!, o.absStarts[0]! + firstEnd, 'invalid-json', o.firstError);
+    const g = o.glued;
+    if (g !== null) {
+      // The open piece was a fragment glued after records: reported as splitLine's split reports it.
+      const start = o.absStarts[0]!;
+      const r = this.result;
+      r.unparsed.push({ line: o.firstLine, start, end: g.fragEnd, record: true });
+      g.diags.push({ line: o.firstLine, kind: 'torn-record', message: `bytes ${start}–${g.fragEnd} are a record cut short (${g.fragEnd - start} bytes, an interrupted write) beside complete records on the same line; kept verbatim` });
+      this.#reportLine(o.firstLine, g.pieces, g.recovered, g.diags);
+    } else {
+      let firstEnd = o.ends[0]!;
+      if (firstEnd > 0 && o.buf[firstEnd - 1] === CR) firstEnd--;
+      this.#runs.junk(o.firstLine, o.absStarts[0]!, o.absStarts[0]! + firstEnd, true, 'invalid-json', o.firstError);
+    }
     const n = o.starts.length;
     for (let k = 1; k < n; k++) {
       const terminated = k < n - 1 || !o.lastUnterminated;
@@ -394,6 +507,12 @@ function mayStartJson(buf: Buffer, s: number, e: number): boolean {
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
+
+/** Trailing text for a diagnostic: its first characters, quoted. */
+function describeTrailing(buf: Buffer, s: number, e: number): string {
+  const text = buf.toString('utf8', s, Math.min(e, s + 40));
+  return `the text ${JSON.stringify(e - s > 40 ? `${text}…` : text)}`;
+}
 
 function parseErrorOf(text: string): string {
   try {

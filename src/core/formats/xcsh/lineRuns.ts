@@ -25,6 +25,8 @@ interface JunkRun {
   blanks: number;
   /** What was wrong with the first line. */
   first: string;
+  /** A line of the run starts with `{`: it may be a record the reader could not read (UnparsedRange.record). */
+  record: boolean;
 }
 
 /** Consecutive blank lines not (yet) inside a junk run. */
@@ -66,8 +68,11 @@ export class LineRuns {
     else this.#blanks = { startLine: lineNo, startByte: abs, endLine: lineNo };
   }
 
-  /** An unreadable line at bytes [start, end); `first` (or the function giving it) is only used when it starts a run. */
-  junk(lineNo: number, start: number, end: number, kind: 'invalid-json' | 'not-an-object', first: string | (() => string)): void {
+  /**
+   * An unreadable line at bytes [start, end); `first` (or the function giving it) is only used when
+   * it starts a run. `braced`: the line starts with `{` (it may be a record).
+   */
+  junk(lineNo: number, start: number, end: number, braced: boolean, kind: 'invalid-json' | 'not-an-object', first: string | (() => string)): void {
     if (this.#end() !== lineNo - 1) this.flush();
     let j = this.#junk;
     if (j !== null) {
@@ -78,8 +83,9 @@ export class LineRuns {
       }
     } else {
       this.flush(); // blank lines before the first unreadable line stay a finding of their own
-      j = this.#junk = { startLine: lineNo, startByte: start, endLine: lineNo, endByte: end, invalid: 0, notObjects: 0, blanks: 0, first: typeof first === 'string' ? first : first() };
+      j = this.#junk = { startLine: lineNo, startByte: start, endLine: lineNo, endByte: end, invalid: 0, notObjects: 0, blanks: 0, first: typeof first === 'string' ? first : first(), record: false };
     }
+    if (braced) j.record = true;
     j.endLine = lineNo;
     j.endByte = end;
     if (kind === 'invalid-json') j.invalid++;
@@ -103,7 +109,7 @@ export class LineRuns {
       }
       const range = j.endLine > j.startLine ? { lastLine: j.endLine } : {};
       r.diagnostics.push({ line: j.startLine, ...range, ...(count > 1 ? { count } : {}), kind, message });
-      r.unparsed.push({ line: j.startLine, ...range, start: j.startByte, end: j.endByte });
+      r.unparsed.push({ line: j.startLine, ...range, start: j.startByte, end: j.endByte, ...(j.record ? { record: true as const } : {}) });
     }
     const b = this.#blanks;
     if (b !== null) {

@@ -13,6 +13,7 @@ import { DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
 import { assignMissingIds } from './ids';
+import { fieldDiagnostic } from './fieldChecks';
 import type { RecordEdit } from '../../store/recordEdit';
 
 export interface ByteRange {
@@ -143,7 +144,7 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
   const migrateFrom = header ?? (entries.length > 0 && missing.length === entries.length ? ({ type: 'session', id: '' } as SessionHeader) : null);
   if (header && hv.note !== null) {
     // Part C §11: a numeric string is read as its number; anything else is not a version.
-    diagnostics.push({ line: headerLine, kind: 'invalid-version', message: `${hv.note}; shown read-only (only a version of exactly 1, 2 or 3 is ever written)` });
+    diagnostics.push({ line: headerLine, kind: 'invalid-version', message: hv.writable ? hv.note : `${hv.note}; shown read-only (only a version of exactly 1, 2 or 3 is ever written)` });
   }
   if (header && isDshHeader(header)) {
     // Issue 15 §7: a dsh header (`version: 0`, integer `createdAt`) is not a v1 xcsh session;
@@ -183,6 +184,16 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
   const syntheticIds = missing.length > 0 ? assignMissingIds(entries, missing, entryLines, diagnostics) : null;
 
   if (storedHeader && readOnlyReason === null && !hv.writable) readOnlyReason = versionWriteRefusal(storedHeader);
+  if (readOnlyReason === null && migration.parentsLinked > 0) {
+    // Issue 22 §2/§3: a v1 migration links each entry to the one before it in file order. Bytes the
+    // reader could not read that start like a record (`{`), before an entry, may be the record
+    // that entry follows:
+    // writing the links would join it past that record for good. Shown (migrated in memory, as
+    // the agent would), never written; a repair into a new file is the explicit way out.
+    const lastStart = entryStarts.length > 0 ? entryStarts[entryStarts.length - 1]! : -1;
+    const unplaced = parse.unparsed.find((u) => u.record === true && u.start < lastStart);
+    if (unplaced) readOnlyReason = `damaged: line ${unplaced.line} could not be read, and a migration would link the entries after it past it`;
+  }
   stripReplayData(entries);
 
   diagnostics.sort((a, b) => a.line - b.line);
@@ -236,6 +247,8 @@ export function takeEntries(cols: RecordColumns, first: number, diagnostics: Dia
       continue;
     }
     if (typeof v.id !== 'string') missingIds.push(w);
+    const bad = fieldDiagnostic(v, lines[i]!);
+    if (bad !== null) diagnostics.push(bad);
     if (w !== i) {
       values[w] = v;
       lines[w] = lines[i]!;

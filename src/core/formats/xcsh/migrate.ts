@@ -144,11 +144,17 @@ function migrateV1ToV2(entries: readonly Mutable[], add: (i: number, e: RecordEd
     const e = entries[i]!;
     if (e.type !== 'compaction' || !('firstKeptEntryIndex' in e)) continue;
     const k = e.firstKeptEntryIndex;
+    const valid = typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= entries.length;
     if ('firstKeptEntryId' in e) {
-      // Both fields: renaming would overwrite the id the record already names (upstream does);
-      // keep both as they are and let the context use the id.
-      report.unresolvedCompactions.push({ entryIndex: i, firstKeptEntryIndex: k, reason: 'the compaction already has a firstKeptEntryId' });
-    } else if (typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= entries.length) {
+      // Both fields: the index wins, as upstream's migration (Part B §23) sets the id from it. The
+      // index is kept beside it (a v3 reader ignores it; nothing we cannot undo is dropped). An
+      // index that names no entry leaves the id the record has.
+      if (!valid) report.unresolvedCompactions.push({ entryIndex: i, firstKeptEntryIndex: k, reason: 'it names no entry; the compaction keeps its firstKeptEntryId' });
+      else {
+        if (e.firstKeptEntryId !== ids[k - 1]) add(i, { op: 'set', path: ['firstKeptEntryId'], value: ids[k - 1] });
+        report.compactionsMigrated++;
+      }
+    } else if (valid) {
       add(i, { op: 'rename', from: 'firstKeptEntryIndex', to: 'firstKeptEntryId', value: ids[k - 1] });
       report.compactionsMigrated++;
     } else {

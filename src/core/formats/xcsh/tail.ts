@@ -105,7 +105,8 @@ export async function readTail(loaded: LoadedSession, plan: Extract<TailPlan, { 
   // a new id equal to one made earlier, changes the made ids: a full load decides them.
   if (cols.missingIds.length > 0) return null;
   const made = loaded.syntheticIds;
-  if (made) for (const e of cols.entries) if (made.has(e.id)) return null;
+  // (and an entry naming a numeric id as its parent is linked to a made id: ids.ts)
+  if (made) for (const e of cols.entries) if (made.has(e.id) || typeof (e as { parentId?: unknown }).parentId === 'number' || typeof (e as { firstKeptEntryId?: unknown }).firstKeptEntryId === 'number') return null;
   stripReplayData(cols.entries);
   // Same order as a full load: by line, reader notes before loader notes, blob notes last.
   diags.sort((a, b) => a.line - b.line);

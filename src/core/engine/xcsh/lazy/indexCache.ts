@@ -27,7 +27,7 @@ const MAGIC = 0x58494c53; // "SLIX", little-endian
  * cache of another format is ignored. The test beside this file fails when LazyIndexData or
  * TreeState gains a field this file does not write.
  */
-export const INDEX_CACHE_FORMAT = 1;
+export const INDEX_CACHE_FORMAT = 2;
 
 /** The fields of LazyIndexData and TreeState this cache writes (or rebuilds), for that test. */
 export const CACHED_INDEX_FIELDS = [

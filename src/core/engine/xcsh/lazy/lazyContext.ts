@@ -110,7 +110,9 @@ export class LazyContexts {
       else if (kind === EntryKind.Compaction) compactionIdx = k;
       else {
         const pl = ix.payloads.get(p);
-        if (pl?.kind === 'thinking') thinkingLevel = typeof pl.thinkingLevel === 'string' ? pl.thinkingLevel : 'off';
+        if (pl?.kind === 'thinking') {
+          if (typeof pl.thinkingLevel === 'string') thinkingLevel = pl.thinkingLevel;
+        }
         else if (pl?.kind === 'model') {
           if (typeof pl.model === 'string' && pl.model) {
             const r = typeof pl.role === 'string' ? pl.role : 'default';
@@ -118,8 +120,8 @@ export class LazyContexts {
             if (r === 'default') explicitDefault = true;
           }
         } else if (pl?.kind === 'ttsr') for (const x of pl.rules) rules.add(x);
-        else if (pl?.kind === 'mode') {
-          mode = typeof pl.mode === 'string' ? pl.mode : 'none';
+        else if (pl?.kind === 'mode' && typeof pl.mode === 'string') {
+          mode = pl.mode;
           modeData = pl.data;
         }
       }

@@ -23,6 +23,7 @@ import { withoutReplayData } from '../../../formats/xcsh/replayData';
 import type { CompactionEntry, SessionEntry, SessionHeader } from '../../../formats/xcsh/schemas';
 import { computeSessionStats, extendSessionStats, type SessionStats } from '../../../formats/xcsh/stats';
 import { readHeaderVersion } from '../../../formats/xcsh/version';
+import { fieldDiagnostic } from '../../../formats/xcsh/fieldChecks';
 import { firstMeaningfulPrompt } from '../../../discovery/prompts';
 import { applyLabel, buildTreeStateOf, EntryKind, entryKind, parentIdOf, type TreeState } from '../../../tree/treeState';
 import { viewFlagsOf, type ViewEntry } from '../../../tree/treeView';
@@ -204,6 +205,8 @@ class IndexBuilder {
       return;
     }
     if (typeof v.id !== 'string') throw new Fallback(`an entry without a string id (line ${line})`);
+    const bad = fieldDiagnostic(v, line);
+    if (bad !== null) this.loaderDiags.push(bad);
     // As the eager loader holds it (Part B §15); v3 needs no migration.
     const e = withoutReplayData(v as unknown as SessionEntry);
     const i = this.starts.length;
