@@ -2,6 +2,11 @@
 // the eager one gives): summary, tree rows under every filter and a search at several leaves,
 // contexts, every message and cut window, locate, images.
 import assert from 'node:assert/strict';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XcshModel as EagerModel } from '../../src/core/engine/xcsh/xcshModel';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
 import type { TreeFilter } from '../../src/protocol/messages';
 import type { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
@@ -114,4 +119,25 @@ export function probeIds(eager: XcshModel, count = 8): string[] {
   }
   for (const e of entries) if (e.type === 'compaction') ids.add(e.id);
   return [...ids].slice(0, count + 8);
+}
+
+/** `text` as a session file a minute old (not live), in a folder of its own; its path. */
+export function oldSessionFile(text: string, prefix = 'loom-parity-'): string {
+  const p = join(mkdtempSync(join(tmpdir(), prefix)), 's.jsonl');
+  writeFileSync(p, text);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(p, old, old);
+  return p;
+}
+
+/** The eager and the lazy model of a v3 text give the same answers (the file must be in the lazy scope); its path. */
+export async function assertTextParity(text: string): Promise<string> {
+  const p = oldSessionFile(text);
+  const eager = await EagerModel.open(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  const lazy = await LazyXcshModel.tryOpen(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  assert.ok(lazy, 'in the lazy scope');
+  const ids = probeIds(eager);
+  await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['x'], window: 3 });
+  await assertSameBranches(eager, lazy, ids, ['x']);
+  return p;
 }

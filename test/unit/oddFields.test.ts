@@ -4,40 +4,24 @@
 // answer alike wherever the file is in the lazy scope.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
-import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
 import { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { assertSameAnswers, assertSameBranches, probeIds } from '../helpers/modelParity';
+import { assertTextParity, oldSessionFile } from '../helpers/modelParity';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'loom-odd-'));
 const H3 = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}';
 const rec = (o: Record<string, unknown>) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', ...o });
 const user = (id: unknown, parentId: unknown, text = 'x') => rec({ type: 'message', id, parentId, message: { role: 'user', content: text } });
 
-function oldFile(text: string): string {
-  const p = join(tmp(), 's.jsonl');
-  writeFileSync(p, text);
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(p, old, old);
-  return p;
-}
-
-async function assertParity(text: string): Promise<void> {
-  const p = oldFile(text);
-  const eager = await XcshModel.open(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  const lazy = await LazyXcshModel.tryOpen(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  assert.ok(lazy, 'in the lazy scope');
-  const ids = probeIds(eager);
-  await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['x'], window: 3 });
-  await assertSameBranches(eager, lazy, ids, ['x']);
-}
+const oldFile = (text: string): string => oldSessionFile(text, 'loom-odd-');
+const assertParity = async (text: string): Promise<void> => void (await assertTextParity(text));
 
 // ---- point 26: timestamps -----------------------------------------------------------------------
 

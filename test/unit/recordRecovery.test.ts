@@ -5,7 +5,7 @@
 // not place, and the lazy index answers as the eager model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJsonlLenient, readJsonlFile, type JsonlParseResult } from '../../src/core/formats/xcsh/jsonl';
@@ -14,7 +14,7 @@ import { openSessionDocument, refreshSessionDocument, sessionDocumentFromText } 
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
-import { assertSameAnswers, assertSameBranches, probeIds } from '../helpers/modelParity';
+import { assertTextParity, oldSessionFile } from '../helpers/modelParity';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'loom-recover-'));
 const H3 = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}';
@@ -28,23 +28,11 @@ const slices = (text: string, r: JsonlParseResult) => {
   return { records: r.records.map((x) => [x.line, buf.toString('utf8', x.start, x.end)]), unparsed: r.unparsed.map((u) => [u.line, buf.toString('utf8', u.start, u.end)]) };
 };
 
-function oldFile(text: string): string {
-  const p = join(tmp(), 's.jsonl');
-  writeFileSync(p, text);
-  const old = new Date(Date.now() - 60_000);
-  utimesSync(p, old, old);
-  return p;
-}
+const oldFile = (text: string): string => oldSessionFile(text, 'loom-recover-');
 
 /** The eager and the lazy model of a v3 text: they give the same answers. */
 async function assertParity(text: string): Promise<void> {
-  const p = oldFile(text);
-  const eager = await XcshModel.open(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  const lazy = await LazyXcshModel.tryOpen(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  assert.ok(lazy, 'in the lazy scope');
-  const ids = probeIds(eager);
-  await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['x'], window: 3 });
-  await assertSameBranches(eager, lazy, ids, ['x']);
+  const p = await assertTextParity(text);
   // (and the streaming reader gives what the in-memory one gives)
   assert.deepEqual(await readJsonlFile(p), parseJsonlLenient(text));
 }

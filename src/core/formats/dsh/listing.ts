@@ -15,6 +15,7 @@ import { parseDshHeader } from './header';
 import { decodeFrame, loadXxh64, MAX_HEADER_FRAME_CONTENT } from './zstdDecode';
 import { scanZstdFrames } from './zstdFrames';
 import type { DshHeader } from './types';
+import { readRange } from '../../store/fileHead';
 
 export interface DshListing {
   path: string;
@@ -40,16 +41,8 @@ const TITLE_HEAD = 64 * 1024;
 const TITLE_TAIL = 256 * 1024;
 const TITLE_PREFIX = Buffer.from('{"type":"session/title"');
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await fh.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
+/** `length` bytes at `position` (fewer at the end of the file). */
+const readAt = (fh: FileHandle, position: number, length: number): Promise<Buffer> => readRange(fh, position, position + length);
 
 /** The title of the last complete `session/title` line in `buf`, searching backwards. */
 function lastTitleIn(buf: Buffer): string | null {

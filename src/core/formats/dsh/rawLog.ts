@@ -5,6 +5,7 @@ import { DshRecordScanner } from './recordScanner';
 import { RawRecordTexts } from './recordTexts';
 import { asBuffer, emptyScan, firstNonWhitespace, junkReason, readHeaderLine, scanLines, type ParsedDshLog } from './logText';
 import type { DshDiagnostic, DshHeader } from './types';
+import { readRange } from '../../store/fileHead';
 
 export function readRawLog(bytes: Uint8Array): ParsedDshLog {
   const buf = asBuffer(bytes);
@@ -43,16 +44,8 @@ interface StreamedTail {
 /** Reads of a raw log file, in bytes. */
 const READ_CHUNK = 1024 * 1024;
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await fh.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
+/** `length` bytes at `position` (fewer at the end of the file). */
+const readAt = (fh: FileHandle, position: number, length: number): Promise<Buffer> => readRange(fh, position, position + length);
 
 /**
  * A raw log read from an open file in chunks, in memory bounded by what is kept rather than by
