@@ -111,3 +111,46 @@ test('every row points at the row that lists it, after the filter went back and 
     host.dispose();
   }
 });
+
+/** One run of `n` messages (u0, a1, u2, …). */
+function longRunSession(n: number): string {
+  const msg = (i: number) => ({ type: 'message', id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: '2026-01-06T10:00:00.000Z', message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `Message ${i}` }] } });
+  const lines = [{ type: 'session', version: 3, id: 'f00000000000c2', timestamp: '2026-01-06T10:00:00.000Z', cwd: '/work/long' }, ...Array.from({ length: n }, (_, i) => msg(i))];
+  const file = join(dir, '--work-long--', '2026-01-06T10-00-00-000Z_f00000000000c2.jsonl');
+  rmSync(dirname(file), { recursive: true, force: true });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+test('a reveal past the pages of a run asks VS Code for its rows again only when it has listed them (issue 21.3)', async () => {
+  const host = new ModelHost({ workerFile });
+  const models = new SessionModels((file, signal) => host.open({ path: file }, signal));
+  try {
+    const file = longRunSession(1200);
+    const session = await sessionNodeOf(file);
+    const vs = await models.get(file);
+
+    // Never listed (collapsed since the session was shown): VS Code has none of its rows, so nothing
+    // is redrawn (a redraw drops the row commands below it, and the reveal waited a second for it).
+    let branches = new BranchNodes({ models, filter: () => 'all', branchTokensOf: () => [] });
+    let grown: RunNode[] = [];
+    const far = await branches.revealNode(session, vs, 'm1100', (run) => grown.push(run));
+    assert.equal(far?.entryId, 'm1100');
+    assert.deepEqual(grown, [], 'a run never listed is not redrawn');
+    assert.ok((await branches.runChildren(far!.parent as RunNode)).includes(far!), 'listed when expanded, down to the entry');
+
+    // Listed (its first page shown): the run grows, and VS Code must ask for its rows again.
+    branches = new BranchNodes({ models, filter: () => 'all', branchTokensOf: () => [] });
+    grown = [];
+    const [run] = (await branches.segmentNodes(session, session, null, vs)).filter((n): n is RunNode => n.kind === 'run');
+    assert.ok(run);
+    assert.equal((await branches.runChildren(run)).length, 501, 'a page and the "Show more" row');
+    const node = await branches.revealNode(session, vs, 'm700', (r) => grown.push(r));
+    assert.equal(node?.entryId, 'm700');
+    assert.deepEqual(grown, [run], 'the listed run is redrawn with the page that holds the entry');
+  } finally {
+    models.dispose();
+    host.dispose();
+  }
+});

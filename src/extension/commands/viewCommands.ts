@@ -141,22 +141,64 @@ async function revealFile(uri: vscode.Uri, where: 'os' | 'explorer' = 'os'): Pro
   }
 }
 
+/** How long the row a click ran its command for may stay unknown while VS Code redraws it (see clickedRow). */
+const CLICKED_ROW_PATIENCE_MS = 10_000;
+
+/**
+ * The row a click (or Enter) ran its command for: the view's selection, which VS Code sets to that
+ * row, and tells the extension host of, before it runs the row's command.
+ *
+ * That is why the session and entry rows' command carries no arguments (items.ts). VS Code keeps a
+ * command's arguments in the extension host only as long as the row that holds them: a redraw of
+ * a row (`onDidChangeTreeData` for it — its relative time ticking over, a message count arriving,
+ * the file being written to) drops the arguments of every row below it at once, while the
+ * workbench still shows those rows until it has asked for them again. A click in that window ran
+ * a command whose arguments were gone: "Actual command not found, wanted to execute
+ * sessionLoom.openRow /42" in a notification, and nothing opened (a click lost; on a loaded machine
+ * the window lasts seconds). The selection is kept as row ids instead, and the clicked row's id
+ * names its node again as soon as the redraw has listed it: until then (for up to
+ * CLICKED_ROW_PATIENCE_MS) the selection reads as empty, and the click waits for it.
+ */
+async function clickedRow(provider: SessionsTreeProvider): Promise<LoomNode | undefined> {
+  const tv = provider.treeView;
+  if (!tv) return undefined;
+  if (tv.selection.length === 0) {
+    const started = Date.now();
+    // Another row selected meanwhile (another click, which runs the command for itself): this one is over.
+    let movedOn = false;
+    const watch = tv.onDidChangeSelection(() => (movedOn = true));
+    try {
+      while (tv.selection.length === 0 && !movedOn && Date.now() - started < CLICKED_ROW_PATIENCE_MS) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      watch.dispose();
+    }
+    testLog(`[row] the clicked row was being redrawn: ${movedOn ? 'another row selected' : tv.selection.length > 0 ? 'listed again' : 'still not listed'} after ${Date.now() - started} ms`);
+    if (movedOn) return undefined;
+  }
+  // VS Code runs a row's command only for a selection of one row (a Ctrl+click adds to it, and opens nothing).
+  return tv.selection.length === 1 ? tv.selection[0] : undefined;
+}
+
 /**
  * What a click on a session or entry row does (its TreeItem command): opens the session editor,
- * at the entry's leaf for an entry row, as a preview or pinned (see openGesture.ts).
+ * at the entry's leaf for an entry row, as a preview or pinned (see openGesture.ts). `node` is
+ * given when the command is run with one (a test, another command); a row's click gives none.
  */
-async function openRow(gesture: OpenGesture, node: unknown): Promise<void> {
-  if (!isLoomNode(node) || (node.kind !== 'session' && node.kind !== 'entry')) return;
-  const show = showOptionsOf(gesture.decide(node.id, Date.now()));
-  if (node.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', sessionUri(node.meta), undefined, show);
-  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(node.session.file), node.entryId, show);
+async function openRow(provider: SessionsTreeProvider, gesture: OpenGesture, node: unknown): Promise<void> {
+  // When the click came, not when its row was found again: a double click stays one.
+  const at = Date.now();
+  const row = isLoomNode(node) ? node : await clickedRow(provider);
+  if (!row || (row.kind !== 'session' && row.kind !== 'entry')) return;
+  const show = showOptionsOf(gesture.decide(row.id, at));
+  if (row.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', sessionUri(row.meta), undefined, show);
+  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(row.session.file), row.entryId, show);
 }
 
 export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {
   const firstFile = (arg: unknown) => targetFiles(provider, arg, undefined)[0];
   const gesture = new OpenGesture();
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('sessionLoom.openRow', (node?: unknown) => openRow(gesture, node)),
+    vscode.commands.registerCommand('sessionLoom.openRow', (node?: unknown) => openRow(provider, gesture, node)),
     // Enter in the view (a keybinding): VS Code's own list.select then selects the focused row and
     // runs its command, which the gesture marks as pinned; rows without a command still toggle.
     vscode.commands.registerCommand('sessionLoom.openRowFromKeyboard', async () => {

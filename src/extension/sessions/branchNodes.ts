@@ -104,8 +104,11 @@ export class BranchNodes {
         continue;
       }
       if (seg.shown < step.at + 1) {
+        // A run never listed (shown 0) has no rows in VS Code to ask for again: it lists the pages
+        // set here when it is expanded.
+        const listed = seg.shown > 0;
         seg.shown = Math.min(seg.facts.count, Math.ceil((step.at + 1) / RUN_PAGE) * RUN_PAGE);
-        grown(seg);
+        if (listed) grown(seg);
       }
       const rows = await this.runChildren(seg);
       const entry = rows.find((n): n is EntryNode => n.kind === 'entry' && n.entryId === through);

@@ -202,7 +202,9 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   md.appendMarkdown(rows.join('  \n'));
   item.tooltip = ctx.deferTooltip ? undefined : md;
   // A click opens the session (a preview; a double click or Enter pins it); the twistie expands.
-  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Open Session'), arguments: [node] };
+  // No arguments: the command takes the row from the view's selection, which outlives a redraw of
+  // the rows above it (arguments do not: see clickedRow in viewCommands.ts).
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Open Session') };
   return item;
 }
 
@@ -310,8 +312,8 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   item.contextValue = flags.join(' ');
   // The tooltip shows the entry's text, which stays in the worker until the row is hovered (resolveTreeItem).
   item.tooltip = undefined;
-  // A click shows the context at this entry in the session editor (see sessionItem).
-  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry'), arguments: [node] };
+  // A click shows the context at this entry in the session editor (see sessionItem: no arguments).
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry') };
   return item;
 }
 

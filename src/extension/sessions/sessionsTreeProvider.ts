@@ -413,9 +413,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     // is expanded): a reveal before that finds the entry in no row VS Code knows.
     const grown: Promise<void>[] = [];
     const node = await this.branches.revealNode(session, vs, entryId, (run) => {
+      const started = Date.now();
       grown.push(new Promise<void>((resolve) => {
-        this.refetched.set(run, resolve);
-        setTimeout(resolve, 1000);
+        // For the integration tests' log: whether VS Code asked (a reveal that fails says why).
+        this.refetched.set(run, () => {
+          testLog(`[reveal] ${run.id}: grown to ${run.shown} rows, asked for them after ${Date.now() - started} ms`);
+          resolve();
+        });
+        setTimeout(() => {
+          if (this.refetched.has(run)) testLog(`[reveal] ${run.id}: grown to ${run.shown} rows, not asked for them within 1 s`);
+          resolve();
+        }, 1000);
       }));
       this.changed.fire(run);
     });
@@ -485,6 +493,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     // A changed file can start or stop matching: the view redraws from the top when it does.
     await this.search.update(searchAgain);
   }
+}
+
+/** A line for the integration tests' log (their runs set SESSION_LOOM_TEST_HOME). */
+function testLog(line: string): void {
+  if (process.env.SESSION_LOOM_TEST_HOME) console.log(line);
 }
 
 function sessionOf(node: Exclude<LoomNode, ProjectNode | SessionNode | NoticeNode>): SessionNode {

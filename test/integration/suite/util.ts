@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
-import { frameEval } from './harness';
+import { frameEval, frameText } from './harness';
 
 export const EXTENSION_ID = 'session-loom.session-loom';
 export const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -50,6 +50,26 @@ export async function revealRow<T>(treeView: vscode.TreeView<T>, node: T, option
     } catch (e) {
       if (Date.now() > deadline) throw e;
       await sleep(300);
+    }
+  }
+}
+
+/**
+ * `revealRow`, until the row it reveals is drawn (`rowSelector`, a Playwright selector of the
+ * workbench). VS Code can drop a reveal's expansions without a word when a redraw races it (seen
+ * with rowClicks.test.ts run alone, in a window whose Sessions view had just been shown: the
+ * reveal resolved, a subagent row's message count arrived meanwhile, and the runs under the
+ * session stayed collapsed): the reveal is made again then.
+ */
+export async function showRow<T>(treeView: vscode.TreeView<T>, node: T, rowSelector: string, options: { select?: boolean; focus?: boolean; expand?: boolean | number }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await revealRow(treeView, node, options);
+    try {
+      await frameText(rowSelector, { timeoutMs: 3_000 });
+      return;
+    } catch (e) {
+      if (attempt === 4) throw e;
+      console.log(`[test] reveal ${attempt} did not draw ${rowSelector}: revealing again`);
     }
   }
 }
