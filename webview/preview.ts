@@ -374,8 +374,18 @@ export class ContextPreview {
         // dsh has no modes or TTSR rules: it sends a system prompt and tools instead
         dsh ? null : chip('symbol-enum', l10n.t('Mode:'), r.mode),
         dsh ? null : chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
+        // Spec Part B §22: shown only when the path has such an entry (what the model is sent changes with them)
+        r.serviceTier !== undefined ? chip('dashboard', l10n.t('Service tier:'), r.serviceTier ?? l10n.t('default')) : null,
+        r.activeContext ? chip('globe', l10n.t('Active context:'), activeContextText(r.activeContext)) : null,
+        r.hasPersistedMCPToolSelection ? chip('tools', l10n.t('MCP tools:'), mcpToolsText(r.selectedMCPToolNames ?? [])) : null,
       ),
     );
+    const mcp = r.hasPersistedMCPToolSelection ? (r.selectedMCPToolNames ?? []) : [];
+    if (mcp.length > MCP_TOOLS_INLINE) {
+      el.append(
+        h('details', { class: 'sl-fold sl-runtime-more sl-mcp-tools' }, h('summary', {}, l10n.t('Selected MCP tools ({0})', mcp.length)), h('ul', { class: 'sl-tool-list' }, ...mcp.map((x) => h('li', {}, h('code', {}, x))))),
+      );
+    }
     if (dsh) {
       const system = h('details', { class: 'sl-fold sl-runtime-more sl-system-prompt' }, h('summary', {}, !r.systemPrompt ? l10n.t('System prompt: none') : r.systemPrompt.length === 1 ? l10n.t('System prompt ({0} character)', 1) : l10n.t('System prompt ({0} characters)', r.systemPrompt.length.toLocaleString())));
       if (r.systemPrompt) system.append(h('pre', { class: 'sl-pre' }, r.systemPrompt));
@@ -391,6 +401,21 @@ export class ContextPreview {
       el.append(d);
     }
   }
+}
+
+/** MCP tool names listed in the chip itself up to this many; more are counted there and listed below. */
+const MCP_TOOLS_INLINE = 3;
+
+function mcpToolsText(names: readonly string[]): string {
+  if (names.length === 0) return l10n.t('none');
+  return names.length <= MCP_TOOLS_INLINE ? names.join(', ') : String(names.length);
+}
+
+/** The active context: its name, with its tenant and namespace when it names them. */
+function activeContextText(c: { name: string | null; tenant: string | null; namespace: string | null }): string {
+  const where = [c.tenant ? l10n.t('tenant {0}', c.tenant) : null, c.namespace ? l10n.t('namespace {0}', c.namespace) : null].filter((x): x is string => x !== null);
+  const name = c.name ?? l10n.t('none');
+  return where.length === 0 ? name : `${name} (${where.join(', ')})`;
 }
 
 /** `label` comes with its colon (translated with it: some languages space it). */

@@ -159,6 +159,14 @@ export const ContextInfoSchema = z.object({
     /** dsh: the effective system prompt and tool names (from the latest request header). */
     systemPrompt: z.string().nullable().optional(),
     tools: z.array(z.string()).nullable().optional(),
+    // xcsh, spec Part B §22: each present only when such an entry is on the path (older data has none).
+    /** The last service_tier_change's tier as one line (a per-family map as "family tier, …"); null: cleared. */
+    serviceTier: z.string().nullable().optional(),
+    /** The last context_change: the active context's name, tenant and namespace (null when it names none). */
+    activeContext: z.object({ name: z.string().nullable(), tenant: z.string().nullable(), namespace: z.string().nullable() }).nullable().optional(),
+    /** The last mcp_tool_selection's tool names (hasPersistedMCPToolSelection: true with them). */
+    selectedMCPToolNames: z.array(z.string()).nullable().optional(),
+    hasPersistedMCPToolSelection: z.boolean().optional(),
   }),
   compaction: z
     .object({

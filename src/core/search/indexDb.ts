@@ -22,8 +22,11 @@ import { loadSqliteWasm, type Sqlite3 } from '../store/sqliteWasm';
 import { NODE_FS_VFS, registerNodeFsVfs } from '../store/nodeFsVfs';
 import { lockIndexDir } from './indexLock';
 
-/** Bumped when the layout or what is indexed changes: an older index is rebuilt. */
-export const INDEX_SCHEMA_VERSION = 2;
+/**
+ * Bumped when the layout or what is indexed changes: an older index is rebuilt. 3: dsh logs are
+ * indexed (an index of 2 holds raw dsh logs as unchanged files without rows).
+ */
+export const INDEX_SCHEMA_VERSION = 3;
 export const ROWS_PER_FILE = 2 ** 24;
 /** SQLite's application id of our index files ('SLix'): what tells our index from any other database. */
 export const INDEX_APPLICATION_ID = 0x534c6978;

@@ -6,6 +6,8 @@ import type { ViewEntry } from '../tree/treeView';
 import { ROWS_PER_FILE, type Db } from './indexDb';
 import { ftsMatchExpression, needsTextCheck, textCheck, type SearchQuery } from './queryLanguage';
 import { entrySearchFields } from './searchText';
+import { dshRowText, isDshSurfaceRecord } from './dshSearch';
+import { startsWithZstdMagic } from '../formats/detect';
 import { makeSnippet, type Snippet } from './snippet';
 
 export interface SessionHit {
@@ -124,12 +126,19 @@ export class RangeReader {
   }
 }
 
-/** The searchable text of the record at a byte range ('' when it no longer parses). */
-export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean): string {
+/**
+ * The searchable text of the record at a byte range ('' when it no longer parses). `eid` is the
+ * row's entry id: a dsh zstd row's bytes are the whole frame holding its record, and the seq in
+ * the id picks the record (dshSearch.ts).
+ */
+export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean, eid = ''): string {
   const buf = reader.read(path, off, len);
   if (!buf) return '';
+  if (startsWithZstdMagic(buf)) return dshRowText(buf, eid, isTitle);
   try {
     const v = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+    // A raw dsh log's row: a surface event (or session/title) line; an xcsh entry type has no slash.
+    if (isDshSurfaceRecord(v) || v.type === 'session/title') return dshRowText(buf, eid, isTitle);
     if (isTitle) return typeof v.title === 'string' ? v.title : '';
     // A v1 (or hand-made) record has no id in the file: the index gave its row the id made in
     // memory (Part C §10), and its text does not depend on the id, so any id reads it.
@@ -169,8 +178,9 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
 
   if (needsTextCheck(q)) {
     // Candidates by their words, then the phrase checked on the real text.
-    const cand = db.selectObjects(`SELECT e.id AS id, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
+    const cand = db.selectObjects(`SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
       id: number;
+      eid: string;
       off: number;
       len: number;
     }[];
@@ -185,7 +195,7 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
         const f = files.get(fid);
         if (!f || (allowed && !allowed.has(fid))) continue;
         const isTitle = c.id % ROWS_PER_FILE === 0;
-        if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle), q)) continue;
+        if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle, c.eid), q)) continue;
         const g = groups.get(fid) ?? { n: 0, title: false };
         if (isTitle) g.title = true;
         else g.n++;
@@ -283,7 +293,7 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   try {
     for (const r of rows) {
       if (out.length >= limit) break;
-      const text = rowText(reader, path, r.off, r.len, r.id === lo);
+      const text = rowText(reader, path, r.off, r.len, r.id === lo, r.eid);
       if (check && !textCheck(text, q)) continue;
       out.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
     }
@@ -327,7 +337,7 @@ export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, pa
         if (list.length >= per) break;
         const r = found.get(id);
         if (!r) continue;
-        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0);
+        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0, r.eid);
         if (check && !textCheck(text, q)) continue;
         list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
       }
@@ -351,7 +361,7 @@ export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 10
   if (!check) return [...new Set(rows.map((r) => r.eid))];
   const reader = new RangeReader();
   try {
-    return [...new Set(rows.filter((r) => textCheck(rowText(reader, path, r.off, r.len, false), q)).map((r) => r.eid))];
+    return [...new Set(rows.filter((r) => textCheck(rowText(reader, path, r.off, r.len, false, r.eid), q)).map((r) => r.eid))];
   } finally {
     reader.close();
   }

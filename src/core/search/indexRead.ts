@@ -2,10 +2,13 @@
 // (indexUpdate.ts): the read needs no database, so a bulk build can run it in a second thread
 // (indexReadAhead.ts) while the index's own thread does nothing but SQLite's work. Its result
 // is plain data (structured-cloneable) for that reason.
+import { open } from 'node:fs/promises';
+import { isDshHeader, startsWithZstdMagic } from '../formats/detect';
 import { loadSessionFile } from '../formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
 import type { ViewEntry } from '../tree/treeView';
 import { entrySearchFields } from './searchText';
+import { readDshFileRows } from './dshSearch';
 
 /** One row of the index: the searchable text, its meta tokens, the entry to open, its time and bytes. */
 export interface IndexRow {
@@ -46,11 +49,34 @@ export function entryIndexRows(entries: readonly ViewEntry[], starts: readonly n
   return out;
 }
 
+/** Bytes read to tell a dsh log from an xcsh session (a dsh header line is far shorter). */
+const SNIFF_BYTES = 64 * 1024;
+
+/** Whether the file is a dsh log, by content (dsh-format.md §3: zstd magic, or a dsh header line). */
+export async function isDshLogFile(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    const head = buf.subarray(0, bytesRead);
+    if (startsWithZstdMagic(head)) return true;
+    const nl = head.indexOf(10);
+    try {
+      return isDshHeader(JSON.parse(head.toString('utf8', 0, nl === -1 ? head.length : nl)));
+    } catch {
+      return false;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
- * Reads a whole file with the project's own reader (lenient, migrating in memory, stable ids for
+ * Reads a whole file with the project's own reader (a dsh log with the dsh reader: dshSearch.ts) (lenient, migrating in memory, stable ids for
  * v1/v2), so an indexed entry id is the id the editor shows. `maxRows`: the rows a file may hold.
  */
 export async function readWholeFile(path: string, maxRows: number): Promise<WholeFileRows> {
+  if (await isDshLogFile(path)) return readDshFileRows(path, maxRows);
   const loaded = await loadSessionFile(path);
   const header = loaded.header;
   const titleText = [typeof header?.title === 'string' ? header.title : '', typeof loaded.titleLine?.title === 'string' ? loaded.titleLine.title : ''].filter((t) => t.trim() !== '').join('\n');

@@ -63,7 +63,10 @@ interface FileRow {
   next_seq: number;
 }
 
-/** Every `.jsonl` under the roots (subagent folders included; symlinks are not followed). */
+/**
+ * Every session file under the roots: `.jsonl` (xcsh, pi, raw dsh) and `.jsonl.zstd` (dsh's
+ * default), subagent folders included; symlinks are not followed. dsh SQLite stores are not.
+ */
 export async function sessionFilesUnder(roots: readonly string[]): Promise<Map<string, Stats>> {
   const out = new Map<string, Stats>();
   const stack = [...roots];
@@ -79,7 +82,7 @@ export async function sessionFilesUnder(roots: readonly string[]): Promise<Map<s
     for (const d of ents) {
       const p = join(dir, d.name);
       if (d.isDirectory()) stack.push(p);
-      else if (d.isFile() && d.name.endsWith('.jsonl')) files.push(p);
+      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd'))) files.push(p);
     }
     const stats = await Promise.all(files.map((p) => stat(p).catch(() => null)));
     files.forEach((p, i) => {

@@ -25,6 +25,8 @@ export const EntryKind = {
   ModelChange: 7,
   TtsrInjection: 8,
   ModeChange: 9,
+  /** service_tier_change, context_change, mcp_tool_selection (Part B §22): the context reads only these bodies for them. */
+  RuntimeExtra: 10,
 } as const;
 
 export function entryKind(e: SessionEntry): number {
@@ -47,6 +49,10 @@ export function entryKind(e: SessionEntry): number {
       return EntryKind.TtsrInjection;
     case 'mode_change':
       return EntryKind.ModeChange;
+    case 'service_tier_change':
+    case 'context_change':
+    case 'mcp_tool_selection':
+      return EntryKind.RuntimeExtra;
     default:
       return EntryKind.Other;
   }

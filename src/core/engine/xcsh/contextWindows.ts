@@ -2,7 +2,7 @@
 // per leaf and cached), windows of its messages and of the entries its compaction cut, and
 // `locate` for scroll anchors. Windows are what keep a 100k-entry session responsive: the
 // webview never holds more than a few pages of messages.
-import { buildSessionContext, entryToMessage, type SessionContext } from '../../formats/xcsh/context';
+import { buildSessionContext, entryToMessage, runtimeExtrasView, type SessionContext } from '../../formats/xcsh/context';
 import type { SessionEntry } from '../../formats/xcsh/schemas';
 import type { ContextInfo, MessageView } from '../../../protocol/messages';
 import { estimateTokens, messageParts, type MessageParts } from './messageView';
@@ -130,6 +130,7 @@ export class ContextWindows {
         mode: ctx.mode,
         modeDataJson: modeData,
         injectedTtsrRules: ctx.injectedTtsrRules,
+        ...runtimeExtrasView(ctx),
       },
       compaction,
       pathLength: ctx.leafId ? index.depth(ctx.leafId) + 1 : 0,

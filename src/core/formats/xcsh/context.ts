@@ -8,6 +8,9 @@
 //   before it keeps nothing before the compaction;
 // - a branch_summary with an empty summary emits no message;
 // - v1 `model_change` entries ({provider, modelId}, no `model`) contribute nothing.
+// - Part B §22: the last `service_tier_change` (serviceTier), `context_change` (the active
+//   context: contextName, tenant, namespace) and `mcp_tool_selection` (selectedToolNames) on the
+//   path are carried as the agent does; absent when the path has none.
 import type { CompactionEntry, SessionEntry } from './schemas';
 import { entryIs } from './schemas';
 import { EntryKind, entryKind, type TreeIndex } from '../../tree/tree';
@@ -24,6 +27,16 @@ export interface SessionContext {
   injectedTtsrRules: string[];
   mode: string;
   modeData: unknown;
+  // ---- Part B §22 (set only when such an entry is on the path) ----
+  /** The last service_tier_change's `serviceTier`, as stored (a tier name, a per-family map, null when cleared). */
+  serviceTier?: unknown;
+  /** The last context_change's `contextName` / `tenant` / `namespace` (null when it has none). */
+  activeContextName?: string | null;
+  activeContextTenant?: string | null;
+  activeContextNamespace?: string | null;
+  /** The last mcp_tool_selection's `selectedToolNames`; hasPersistedMCPToolSelection is then true. */
+  selectedMCPToolNames?: string[];
+  hasPersistedMCPToolSelection?: boolean;
   // ---- viewer extras ----
   /** messageSources[i] is the id of the entry messages[i] came from. */
   messageSources: string[];
@@ -49,6 +62,81 @@ export function emptyContext(): SessionContext {
     messageSources: [],
     cutEntryIds: [],
     compaction: null,
+  };
+}
+
+/** The Part B §22 state of a context (the optional fields of SessionContext). */
+export type ContextRuntimeExtras = Pick<SessionContext, 'serviceTier' | 'activeContextName' | 'activeContextTenant' | 'activeContextNamespace' | 'selectedMCPToolNames' | 'hasPersistedMCPToolSelection'>;
+
+/** The entry types whose last one on the path sets Part B §22 state. */
+export const RUNTIME_EXTRA_TYPES: ReadonlySet<string> = new Set(['service_tier_change', 'context_change', 'mcp_tool_selection']);
+
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * Applies one path entry to the Part B §22 state (entries in path order: the last of each type
+ * wins). An entry of another type changes nothing.
+ */
+export function applyRuntimeExtra(x: ContextRuntimeExtras, e: { type?: unknown }): void {
+  const r = e as Record<string, unknown>;
+  switch (e.type) {
+    case 'service_tier_change':
+      x.serviceTier = r.serviceTier === undefined ? null : r.serviceTier;
+      break;
+    case 'context_change':
+      x.activeContextName = strOrNull(r.contextName);
+      x.activeContextTenant = strOrNull(r.tenant);
+      x.activeContextNamespace = strOrNull(r.namespace);
+      break;
+    case 'mcp_tool_selection':
+      x.selectedMCPToolNames = Array.isArray(r.selectedToolNames) ? r.selectedToolNames.filter((t): t is string => typeof t === 'string') : [];
+      x.hasPersistedMCPToolSelection = true;
+      break;
+    default:
+      break;
+  }
+}
+
+/** The Part B §22 state with its keys in one order (eager and lazy contexts print the same JSON). */
+export function orderedExtras(x: ContextRuntimeExtras): ContextRuntimeExtras {
+  const out: ContextRuntimeExtras = {};
+  if ('serviceTier' in x) out.serviceTier = x.serviceTier;
+  if ('activeContextName' in x) {
+    out.activeContextName = x.activeContextName ?? null;
+    out.activeContextTenant = x.activeContextTenant ?? null;
+    out.activeContextNamespace = x.activeContextNamespace ?? null;
+  }
+  if (x.hasPersistedMCPToolSelection) {
+    out.selectedMCPToolNames = x.selectedMCPToolNames ?? [];
+    out.hasPersistedMCPToolSelection = true;
+  }
+  return out;
+}
+
+/** A service tier as one line: a name, or a per-family map as "family tier, …"; null when cleared. */
+export function serviceTierText(tier: unknown): string | null {
+  if (typeof tier === 'string') return tier;
+  if (tier && typeof tier === 'object' && !Array.isArray(tier)) {
+    const parts = Object.entries(tier as Record<string, unknown>).map(([family, t]) => `${family} ${typeof t === 'string' ? t : JSON.stringify(t)}`);
+    return parts.length > 0 ? parts.join(', ') : null;
+  }
+  return null;
+}
+
+/**
+ * The Part B §22 state as the preview's runtime fields (ContextInfo.runtime, protocol/messages.ts):
+ * only the fields whose entry is on the path.
+ */
+export function runtimeExtrasView(x: ContextRuntimeExtras): {
+  serviceTier?: string | null;
+  activeContext?: { name: string | null; tenant: string | null; namespace: string | null };
+  selectedMCPToolNames?: string[];
+  hasPersistedMCPToolSelection?: boolean;
+} {
+  return {
+    ...('serviceTier' in x ? { serviceTier: serviceTierText(x.serviceTier) } : {}),
+    ...('activeContextName' in x ? { activeContext: { name: x.activeContextName ?? null, tenant: x.activeContextTenant ?? null, namespace: x.activeContextNamespace ?? null } } : {}),
+    ...(x.hasPersistedMCPToolSelection ? { selectedMCPToolNames: x.selectedMCPToolNames ?? [], hasPersistedMCPToolSelection: true } : {}),
   };
 }
 
@@ -194,8 +282,14 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
   let mode = 'none';
   let modeData: unknown = undefined;
   let compactionIdx = -1;
+  const extras: ContextRuntimeExtras = {};
   for (let i = 0; i < n; i++) {
     const kind = kinds[i]!;
+    if (kind === EntryKind.RuntimeExtra) {
+      // Part B §22: the index classified these by type; only they are read here.
+      applyRuntimeExtra(extras, path.at(i));
+      continue;
+    }
     if (kind <= EntryKind.Message) continue;
     const e = path.at(i);
     switch (kind) {
@@ -310,6 +404,7 @@ function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32A
     injectedTtsrRules: [...rules],
     mode,
     modeData,
+    ...orderedExtras(extras),
     messageSources,
     cutEntryIds,
     compaction,

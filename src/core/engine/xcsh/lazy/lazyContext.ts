@@ -3,7 +3,7 @@
 // the index alone, no body read (buildSessionContext's rules, src/core/formats/xcsh/context.ts,
 // over positions). Windows of messages and of cut entries then read just their bodies and render
 // them as the eager ContextWindows does (same messageParts, same rows).
-import { compactionSummaryMessage, entryToMessage, type ContextMessage } from '../../../formats/xcsh/context';
+import { applyRuntimeExtra, compactionSummaryMessage, entryToMessage, orderedExtras, runtimeExtrasView, RUNTIME_EXTRA_TYPES, type ContextMessage, type ContextRuntimeExtras } from '../../../formats/xcsh/context';
 import type { CompactionEntry, SessionEntry } from '../../../formats/xcsh/schemas';
 import { EntryKind } from '../../../tree/treeState';
 import { entryPreview, roleOf, type ViewEntry } from '../../../tree/treeView';
@@ -34,12 +34,16 @@ export interface LeafPlan {
   compactionPos: number;
   /** The `data` of the last mode_change on the path, as stored (the CLI's raw context prints it). */
   modeData: unknown;
+  /** Part B §22 state, as buildSessionContext gives it (the CLI's raw context prints it). */
+  extras: ContextRuntimeExtras;
   info: ContextInfo;
 }
 
 const CACHED_LEAVES = 2;
 /** Bodies read at a time for the chart (its assistant messages may be thousands). */
 const CHART_READ_BATCH = 1000;
+/** Part B §22 path entries read at a time (from the leaf up). */
+const EXTRAS_READ_BATCH = 256;
 
 /** How the tree names an entry (treeRows.rowDisplay over a body). */
 export function rowDisplayOf(e: SessionEntry, label: string | undefined): { kind: string; text: string; label: string | null } {
@@ -102,9 +106,11 @@ export class LazyContexts {
     let mode = 'none';
     let modeData: unknown = undefined;
     let compactionIdx = -1;
+    const others: number[] = [];
     for (let k = 0; k < n; k++) {
       const p = path[k]!;
       const kind = kinds[p]!;
+      if (kind === EntryKind.RuntimeExtra) others.push(p);
       if (kind <= EntryKind.Message) continue;
       if (kind === EntryKind.AssistantMessage) lastAssistant = k;
       else if (kind === EntryKind.Compaction) compactionIdx = k;
@@ -203,6 +209,7 @@ export class LazyContexts {
         keptEnd,
       };
     }
+    const extras = await this.#extras(others);
     const leafEntry = await this.bodies.one(leafPos);
     const leafId = this.tree.idAt(leafPos);
     const info: ContextInfo = {
@@ -216,12 +223,34 @@ export class LazyContexts {
         mode,
         modeDataJson: modeData === undefined ? null : (JSON.stringify(modeData, null, 2) ?? null),
         injectedTtsrRules: [...rules],
+        ...runtimeExtrasView(extras),
       },
       compaction,
       pathLength: n,
       leaf: rowDisplayOf(leafEntry, ix.labels.get(leafId)),
     };
-    return { leafPos, path, sources: src, msgAt, cumulative, cutCount, keptEnd, compactionPos, modeData, info };
+    return { leafPos, path, sources: src, msgAt, cumulative, cutCount, keptEnd, compactionPos, modeData, extras, info };
+  }
+
+  /**
+   * Part B §22 state from the path's service_tier_change / context_change / mcp_tool_selection
+   * entries (`others`, root → leaf; the index classifies them by type): their bodies are read from
+   * the leaf up, a batch at a time, until the last of each of the three types is found. A path
+   * without them reads nothing.
+   */
+  async #extras(others: readonly number[]): Promise<ContextRuntimeExtras> {
+    const last = new Map<string, SessionEntry>();
+    for (let end = others.length; end > 0 && last.size < RUNTIME_EXTRA_TYPES.size; end -= EXTRAS_READ_BATCH) {
+      const batch = others.slice(Math.max(0, end - EXTRAS_READ_BATCH), end);
+      const bodies = await this.bodies.read(batch);
+      for (let i = bodies.length - 1; i >= 0; i--) {
+        const e = bodies[i]!;
+        if (RUNTIME_EXTRA_TYPES.has(e.type) && !last.has(e.type)) last.set(e.type, e);
+      }
+    }
+    const extras: ContextRuntimeExtras = {};
+    for (const e of last.values()) applyRuntimeExtra(extras, e);
+    return orderedExtras(extras);
   }
 
   #empty(): LeafPlan {
@@ -236,7 +265,7 @@ export class LazyContexts {
       leaf: null,
     };
     const none = new Int32Array(0);
-    return { leafPos: -1, path: none, sources: none, msgAt: none, cumulative: new Float64Array(0), cutCount: 0, keptEnd: 0, compactionPos: -1, modeData: undefined, info };
+    return { leafPos: -1, path: none, sources: none, msgAt: none, cumulative: new Float64Array(0), cutCount: 0, keptEnd: 0, compactionPos: -1, modeData: undefined, extras: {}, info };
   }
 
   #messageOf(plan: LeafPlan, i: number, e: SessionEntry): ContextMessage | null {

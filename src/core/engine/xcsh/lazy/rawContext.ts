@@ -26,6 +26,7 @@ export function rawContextHead(ix: LazyIndexData, tree: LazyTree, plan: LeafPlan
     injectedTtsrRules: runtime.injectedTtsrRules,
     mode: runtime.mode,
     modeData: plan.modeData,
+    ...plan.extras,
     messageSources: Array.from(plan.sources, (p) => tree.idAt(p)),
     cutEntryIds,
     compaction:
