@@ -66,7 +66,8 @@ export const HELP =
   command(
     SHARE.export,
     'the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump) or as one self-contained HTML page that works offline ' +
-      '(the whole tree, or --branch: the path to the leaf only); stdout unless -o names a new file',
+      '(the whole tree, or --branch: the path to the leaf only); stdout unless -o names a new file (Markdown shown on a terminal ' +
+      'has its control characters escaped; to a pipe or a file it is written as is); --session picks one session of a dsh SQLite store',
   ) +
   command(SHARE.fork, "a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id, parentSession = the source's id; the source is never written") +
   command(WRITE.migrate, 'rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)') +
@@ -101,7 +102,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return 2;
   }
   // A fresh Io per run: the command notes on it the file it is about (io.subject).
-  const cio: Io = { out: (t) => io.out(t), err: (t) => io.err(t) };
+  const cio: Io = { out: (t) => io.out(t), err: (t) => io.err(t), isTerminal: io.isTerminal === true };
   try {
     return await fn(rest, cio);
   } catch (e) {

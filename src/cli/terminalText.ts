@@ -16,6 +16,7 @@
 // `--json` is the exact form.
 
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_BUT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 // What JSON.stringify leaves raw among the above (it escapes U+0000–U+001F itself).
 const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -51,4 +52,13 @@ export function escapeLinesForTerminal(text: string): string {
 export function jsonForTerminal(json: string): string {
   RAW_IN_JSON.lastIndex = 0;
   return RAW_IN_JSON.test(json) ? json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+}
+
+/**
+ * A whole document for a terminal (`export --format md` to stdout): its own line breaks and tabs
+ * kept, every other character above escaped (CR too: it would let a line overwrite the one shown).
+ */
+export function escapeDocumentForTerminal(text: string): string {
+  UNSAFE_BUT_LF_TAB.lastIndex = 0;
+  return UNSAFE_BUT_LF_TAB.test(text) ? text.replace(UNSAFE_BUT_LF_TAB, visible) : text;
 }

@@ -35,11 +35,20 @@ export interface Io {
    * error that names no path of its own is reported against it (main.ts).
    */
   subject?: string;
+  /**
+   * Whether stdout is a terminal. Only `export --format md` asks: every other command escapes its
+   * human text wherever it goes (terminalText.ts), while a Markdown document written to a pipe is
+   * kept as it is and only shown escaped on a terminal.
+   */
+  readonly isTerminal?: boolean;
 }
 
 export const processIo: Io = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  get isTerminal() {
+    return process.stdout.isTTY === true;
+  },
 };
 
 export function writeJson(io: Io, value: unknown, pretty: boolean): void {
@@ -117,6 +126,18 @@ export async function requireFile(path: string | undefined, usage: string): Prom
   return path;
 }
 
+/**
+ * A folder named on the command line (--root) must be one: `no such directory` when it is missing,
+ * `not a directory` when it is something else, and the system's reason otherwise (a name longer
+ * than the system allows is "file name too long", not "no such directory").
+ */
+export async function requireDirectory(dir: string): Promise<void> {
+  const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(e.code === 'ENOENT' ? 'no such directory' : errorText(e), dir, 0);
+  });
+  if (!st.isDirectory()) throw new CliError('not a directory', dir, 0);
+}
+
 /** The format of a session file; a file that is no session at all is refused (`<file>: not a session file: <what it is>`). */
 export async function requireSession(file: string): Promise<SessionFormat> {
   const sniff = await sniffSessionFile(file);
@@ -132,8 +153,13 @@ export async function requireSession(file: string): Promise<SessionFormat> {
 export function errorText(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   const err = e as NodeJS.ErrnoException;
+  // Node says "name too long"; the name is what the path argument is, so say which limit it hit.
+  if (err.code === 'ENAMETOOLONG') return 'file name too long';
   let text = err.message ?? String(e);
   if (typeof err.code === 'string' && text.startsWith(`${err.code}: `)) text = text.slice(err.code.length + 2);
+  // Our own typed errors (SqliteSnapshotError, the dsh store's…) start with the path they carry:
+  // the CLI puts it at the start of the line already.
+  if (typeof err.path === 'string' && err.path !== '' && text.startsWith(`${err.path}: `)) text = text.slice(err.path.length + 2);
   if (typeof err.syscall === 'string' && typeof err.path === 'string') {
     const suffix = `, ${err.syscall} '${err.path}'`;
     const at = text.indexOf(suffix);
@@ -210,8 +236,8 @@ export function wrapText(text: string, opts: { width?: number; indent?: string; 
 export async function lookedIn(what: string, paths: readonly string[]): Promise<string> {
   let text = `${what}; looked in:\n`;
   for (const p of paths) {
-    const st = await stat(p).catch(() => null);
-    text += `  ${escapeForTerminal(p)}${st ? '' : ' (does not exist)'}\n`;
+    const st = await stat(p).catch((e: NodeJS.ErrnoException) => e);
+    text += `  ${escapeForTerminal(p)}${!(st instanceof Error) ? '' : st.code === 'ENAMETOOLONG' ? ' (file name too long)' : ' (does not exist)'}\n`;
   }
   return text;
 }

@@ -10,7 +10,7 @@ import { escapeForTerminal } from '../terminalText';
 import { CliError, UsageError, writeJson, type Io } from '../util';
 
 /** A SQLite store given without `--session`: its sessions, and exit 2 (a choice is needed). */
-async function listStoreSessions(file: string, io: Io, usage: string): Promise<number> {
+export async function listStoreSessions(file: string, io: Io, usage: string): Promise<number> {
   const sessions = await listDshDatabaseSessions(file);
   io.err(`${escapeForTerminal(file)}: a dsh SQLite store with ${sessions.length} session${sessions.length === 1 ? '' : 's'}; pick one with --session <id>\n${usage}\n`);
   writeJson(io, { format: 'dsh', store: file, sessions }, false);
@@ -25,7 +25,7 @@ async function isStore(file: string): Promise<boolean> {
  * `--session <id>` picks one session of a SQLite store: on a log file (raw or .jsonl.zstd, one
  * session) it is a usage error, not silently ignored. True when the file is a store.
  */
-async function checkSessionOption(file: string, session: string | undefined, usage: string): Promise<boolean> {
+export async function checkSessionOption(file: string, session: string | undefined, usage: string): Promise<boolean> {
   const store = await isStore(file);
   if (session !== undefined && !store) throw new UsageError(`--session picks a session of a dsh SQLite store; ${escapeForTerminal(file)} is a dsh log of one session\n${usage}`);
   return store;

@@ -1,6 +1,5 @@
 // Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. A dsh
 // log (chosen by content) is answered by commands/dsh.ts.
-import { stat } from 'node:fs/promises';
 import type { BlobStore } from '../../core/formats/xcsh/blobs';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
@@ -9,7 +8,7 @@ import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
 import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
-import { blobStoreOf, CliError, lookedIn, parse, parseFileCommand, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
+import { blobStoreOf, CliError, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
 import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
 import { lazyTreeCommand } from './lazyTreeCommand';
@@ -206,11 +205,7 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length > 0) throw unexpectedArgument(positionals[0]!, USAGE.ls);
   const rootOpt = values.root as unknown as string[] | undefined;
   // A root named on the command line must be a folder: a typo is an error, not "no sessions".
-  for (const root of rootOpt ?? []) {
-    const st = await stat(root).catch(() => null);
-    if (!st) throw new CliError('no such directory', root, 0);
-    if (!st.isDirectory()) throw new CliError('not a directory', root, 0);
-  }
+  for (const root of rootOpt ?? []) await requireDirectory(root);
   const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
   const { sessions, skipped } = await listAllWithSkipped(roots);
   // What was left out goes to stderr in both modes: --json keeps its array on stdout unchanged.

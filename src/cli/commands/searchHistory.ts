@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { defaultSessionRoots } from '../../core/discovery/discovery';
-import { defaultHistoryPaths, describeHistoryError, HistoryError, openPromptHistory } from '../../core/history/promptHistory';
+import { defaultHistoryPaths, describeHistoryError, HistoryError, historyTimeIso, openPromptHistory } from '../../core/history/promptHistory';
 import { locatePrompt } from '../../core/history/promptSessions';
 import { indexPathFor } from '../../core/search/indexDb';
 import { IndexLockedError } from '../../core/search/indexLock';
@@ -13,7 +13,7 @@ import { hasPositiveTerms } from '../../core/search/queryLanguage';
 import { markSnippet } from '../../core/search/snippet';
 import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, ensureDir, errorText, lookedIn, parse, unexpectedArgument, UsageError, wrapText, writeJson, type Io } from '../util';
+import { CliError, ensureDir, errorText, lookedIn, parse, requireDirectory, unexpectedArgument, UsageError, wrapText, writeJson, type Io } from '../util';
 
 export const USAGE = {
   search: 'usage: session-loom search <query> [--root <dir>]... [--index <dir>] [--limit N] [--json] [--pretty]',
@@ -25,11 +25,7 @@ export const QUERY_HELP =
   'query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude, role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01';
 
 async function requireDirs(dirs: readonly string[]): Promise<void> {
-  for (const d of dirs) {
-    const st = await stat(d).catch(() => null);
-    if (!st) throw new CliError('no such directory', d, 0);
-    if (!st.isDirectory()) throw new CliError('not a directory', d, 0);
-  }
+  for (const d of dirs) await requireDirectory(d);
 }
 
 function limitOf(v: string | boolean | undefined, usage: string, dflt: number): number {
@@ -107,6 +103,9 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
+/** The text listing's time column for a row without a usable created_at (as wide as a time). */
+const UNKNOWN_TIME = 'unknown time'.padEnd('2026-01-01 00:00:00'.length);
+
 async function firstExisting(paths: readonly string[]): Promise<string | null> {
   for (const p of paths) if (await stat(p).catch(() => null)) return p;
   return null;
@@ -150,13 +149,21 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
     throw e;
   }
   try {
-    const { entries, usedFts } = history.query({ ...(typeof values.search === 'string' ? { search: values.search } : {}), ...(typeof values.cwd === 'string' ? { cwd: resolve(values.cwd) } : {}), limit });
+    let found;
+    try {
+      found = history.query({ ...(typeof values.search === 'string' ? { search: values.search } : {}), ...(typeof values.cwd === 'string' ? { cwd: resolve(values.cwd) } : {}), limit });
+    } catch (e) {
+      // Damage the schema read did not reach (a page of rows): one sentence, like the other damage.
+      throw new CliError(describeHistoryError(new HistoryError('corrupt', path, errorText(e))), null, 0);
+    }
+    const { entries, usedFts } = found;
     if (typeof values.search === 'string' && !usedFts) io.err(`${escapeForTerminal(path)}: no FTS5 index (history_fts) usable: searched by substring\n`);
     const rootOpt = (values.root as unknown as string[] | undefined)?.map((r) => resolve(r));
     const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
     const rows = [];
     for (const e of entries) {
-      const row: Record<string, unknown> = { id: e.id, prompt: e.prompt, createdAt: new Date(e.createdAt * 1000).toISOString(), cwd: e.cwd };
+      // A row whose created_at is no time (text, NULL, out of range) is listed with createdAt null.
+      const row: Record<string, unknown> = { id: e.id, prompt: e.prompt, createdAt: historyTimeIso(e.createdAt), cwd: e.cwd };
       if (values.locate) {
         const at = await locatePrompt(e, roots);
         row.session = at ? { file: at.file, entryId: at.entryId } : null;
@@ -170,7 +177,8 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
     }
     for (const r of rows) {
       const where = r.session === undefined ? '' : r.session === null ? '  (no session holds it any more)' : `  → ${(r.session as { file: string; entryId: string }).file}#${(r.session as { entryId: string }).entryId}`;
-      io.out(`${String(r.createdAt).slice(0, 19).replace('T', ' ')}  ${escapeForTerminal(String(r.cwd ?? '-'))}  ${escapeForTerminal(String(r.prompt).replace(/\s+/g, ' ').slice(0, 200))}${escapeForTerminal(where)}\n`);
+      const when = typeof r.createdAt === 'string' ? r.createdAt.slice(0, 19).replace('T', ' ') : UNKNOWN_TIME;
+      io.out(`${when}  ${escapeForTerminal(String(r.cwd ?? '-'))}  ${escapeForTerminal(String(r.prompt).replace(/\s+/g, ' ').slice(0, 200))}${escapeForTerminal(where)}\n`);
     }
     return 0;
   } finally {

@@ -8,16 +8,23 @@ import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport
 import { openSessionModel } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
-import { escapeForTerminal } from '../terminalText';
+import { DshSessionNotFoundError } from '../../core/formats/dsh/index';
+import { escapeDocumentForTerminal, escapeForTerminal } from '../terminalText';
 import { CliError, errorText, parseFileCommand, UsageError, writeJson, type Io } from '../util';
+import { checkSessionOption, listStoreSessions } from './dsh';
 
 export const USAGE = {
-  export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]',
+  export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]   (dsh: [--session <id>])',
   fork: 'usage: session-loom fork <file> <entryId> [-o <out>] [--pretty]',
 };
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, format: { type: 'string' }, branch: { type: 'boolean' }, output: { type: 'string', short: 'o' }, blobs: { type: 'string' } }, USAGE.export, io);
+  const args = await parseFileCommand(
+    argv,
+    { leaf: { type: 'string' }, format: { type: 'string' }, branch: { type: 'boolean' }, output: { type: 'string', short: 'o' }, blobs: { type: 'string' }, session: { type: 'string' } },
+    USAGE.export,
+    io,
+  );
   if (!args) return 0;
   const { values, file } = args;
   const format = values.format;
@@ -26,8 +33,17 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   if (values.blobs !== undefined && args.format === 'dsh') throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${USAGE.export}`);
   const leafArg = typeof values.leaf === 'string' ? values.leaf : undefined;
   if (values.branch && format !== 'html') throw new UsageError(`--branch is for --format html (the Markdown is always one branch)\n${USAGE.export}`);
+  // --session picks one session of a dsh SQLite store, as for context, events, tree and doctor: refused
+  // on an xcsh file and on a dsh log of one session; a store without it lists its sessions (exit 2).
+  const session = typeof values.session === 'string' ? values.session : undefined;
+  if (args.format !== 'dsh') {
+    if (session !== undefined) throw new UsageError(`--session is for deepseek-harness (dsh) logs; this is an xcsh session file\n${USAGE.export}`);
+  } else if ((await checkSessionOption(file, session, USAGE.export)) && session === undefined) return listStoreSessions(file, io, USAGE.export);
   let text: string;
-  const model = await openSessionModel(file, blobDir ? { blobDir } : {});
+  const model = await openSessionModel(file, { ...(blobDir ? { blobDir } : {}), ...(session !== undefined ? { session } : {}) }).catch((e: unknown) => {
+    if (e instanceof DshSessionNotFoundError) throw new CliError(e.message.slice(file.length + 2), file, 0);
+    throw e;
+  });
   try {
     if (leafArg !== undefined && !(await model.has(leafArg))) throw new CliError(`no entry with id "${leafArg}"`, file, 0);
     if (format === 'md') text = await contextMarkdown(model, leafArg);
@@ -46,6 +62,12 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       throw new CliError(e.code === 'EEXIST' ? 'the output file exists; an export never overwrites' : errorText(e), out, 0);
     });
     io.err(`${escapeForTerminal(out)}: written (${Buffer.byteLength(text)} bytes)\n`);
+  } else if (format === 'md' && io.isTerminal) {
+    // Markdown on a terminal is read there: the tool output, titles and cwd in it may carry escape
+    // sequences (OSC 52 sets the clipboard, OSC 0 the title, CSI 2J/3J clears the screen), shown
+    // escaped as every other command shows them. To a pipe it is the Markdown as is, as with -o.
+    // (The HTML page is not meant for a terminal; it is written as is.)
+    io.out(escapeDocumentForTerminal(text));
   } else io.out(text);
   return 0;
 }
@@ -62,7 +84,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     writeJson(io, { file: r.path, sessionId: r.header.id, parentSession: r.header.parentSession, title: r.header.title, entries: r.entries.length, pathLength: r.pathLength, labelsCarried: r.labelsCarried }, values.pretty === true);
     return 0;
   } catch (e) {
-    if (e instanceof ForkRefusedError) throw new CliError(e.message, file, 0);
+    if (e instanceof ForkRefusedError) throw new CliError(e.message, e.path ?? file, 0);
     if (e instanceof RewriteRefusedError) throw new CliError(e.message, e.path ?? file, 0);
     throw e;
   }

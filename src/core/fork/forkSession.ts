@@ -14,7 +14,7 @@
 // - the source is only read; the new file is written with writeNewSessionText (temp + link,
 //   never overwrites).
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadSessionFile, type LoadedSession } from '../formats/xcsh/load';
 import { generateEntryId } from '../formats/xcsh/ids';
@@ -25,11 +25,13 @@ import { applyLabel } from '../tree/treeState';
 import { buildTreeIndex } from '../tree/tree';
 import { writeNewSessionText } from '../store/rewrite';
 
-/** Why a fork was refused: the source cannot be forked as it is (nothing was written). */
+/** Why a fork was refused: the source cannot be forked as it is, or the output path is a symbolic link (nothing was written). */
 export class ForkRefusedError extends Error {
   constructor(
-    readonly reason: 'damaged' | 'unknown-entry' | 'broken-path' | 'empty',
+    readonly reason: 'damaged' | 'unknown-entry' | 'broken-path' | 'empty' | 'output-symlink',
     message: string,
+    /** The file the refusal is about when it is not the source (the output path). */
+    readonly path?: string,
   ) {
     super(message);
     this.name = 'ForkRefusedError';
@@ -157,6 +159,10 @@ export async function forkSessionFile(sourcePath: string, entryId: string, opts:
       throw new ForkRefusedError('damaged', `cannot fork: ${basename(sourcePath)} keeps changing while it is read`);
     }
     const path = opts.outPath ?? join(dirname(sourcePath), forkFileName(plan.header));
+    // A link at the output path, dangling or not, is refused in its own words: the write below
+    // would only say the name is taken (its target missing or not), as if a file were there.
+    const st = await lstat(path).catch(() => null);
+    if (st?.isSymbolicLink()) throw new ForkRefusedError('output-symlink', 'the output path is a symbolic link; a fork never writes through or over a symbolic link', path);
     await writeNewSessionText(path, forkText(loaded, plan, bytes), plan.entries.length);
     return { ...plan, path };
   }

@@ -47,8 +47,11 @@ export function describeHistoryError(e: HistoryError, l10nT: Translate = english
 export interface HistoryEntry {
   id: number;
   prompt: string;
-  /** Epoch seconds (the agent's `created_at`). */
-  createdAt: number;
+  /**
+   * Epoch seconds (the agent's `created_at`); null when the row holds no usable time (text such
+   * as 'yesterday', NULL, or a number no date can carry): the row is still listed, its time unknown.
+   */
+  createdAt: number | null;
   cwd: string | null;
 }
 
@@ -97,8 +100,30 @@ export interface PromptHistory {
 
 const MAX_LIMIT = 10_000;
 
+/** The latest time a JavaScript Date holds, in seconds (ECMAScript: ±8.64e15 ms). */
+const MAX_DATE_SECONDS = 8.64e12;
+
+/**
+ * A `created_at` as epoch seconds, or null when it is none: SQLite's column types are advisory, so
+ * a row can hold text ('yesterday'), NULL, or a number past what a date can carry (99999999999999),
+ * which `new Date(x * 1000).toISOString()` would throw on. A number written as text ('1780308060') counts.
+ */
+export function historyTime(value: unknown): number | null {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'bigint') n = Number(value);
+  else if (typeof value === 'string' && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(value)) n = Number(value);
+  else return null;
+  return Number.isFinite(n) && Math.abs(n) <= MAX_DATE_SECONDS ? n : null;
+}
+
+/** The ISO time of a history row, or null when it has none (historyTime). */
+export function historyTimeIso(createdAt: number | null): string | null {
+  return createdAt === null ? null : new Date(createdAt * 1000).toISOString();
+}
+
 function toEntry(r: Record<string, unknown>): HistoryEntry {
-  return { id: Number(r.id), prompt: String(r.prompt ?? ''), createdAt: Number(r.created_at ?? 0), cwd: typeof r.cwd === 'string' && r.cwd !== '' ? r.cwd : null };
+  return { id: Number(r.id), prompt: String(r.prompt ?? ''), createdAt: historyTime(r.created_at), cwd: typeof r.cwd === 'string' && r.cwd !== '' ? r.cwd : null };
 }
 
 /** Opens a snapshot of the history database. Throws HistoryError. */

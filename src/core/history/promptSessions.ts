@@ -54,7 +54,8 @@ async function candidateFiles(roots: readonly string[], cwd: string, atMs: numbe
 
 /** Finds where a history prompt was sent; null when no session under the roots holds it any more. */
 export async function locatePrompt(entry: HistoryEntry, roots: readonly string[]): Promise<PromptLocation | null> {
-  if (!entry.cwd) return null;
+  // Found by project and time: a row without either cannot be placed.
+  if (!entry.cwd || entry.createdAt === null) return null;
   const atMs = entry.createdAt * 1000;
   let best: PromptLocation | null = null;
   for (const file of await candidateFiles(roots, entry.cwd, atMs)) {

@@ -37,8 +37,8 @@
 // journal's identity and header are compared the same way (a commit deletes or zeroes it), and
 // it is read after the main file: every page a writer changed in the main file was journaled
 // (and synced) before, so a journal read later holds the original of every change seen.
-import { existsSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants as fsConstants, existsSync, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { loadSqliteWasm, type Sqlite3 } from './sqliteWasm';
 
 export type SqliteSnapshotErrorCode = 'missing' | 'not-sqlite' | 'corrupt' | 'unstable' | 'unreadable';
@@ -79,31 +79,67 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
 
-async function readWhole(path: string): Promise<{ bytes: Buffer; mtimeMs: number } | null> {
-  let fh;
+// Every file here is named from outside (a --db path, a store chosen by the user, and the -wal and
+// -journal beside them, which anyone could replace): each is opened without blocking (a FIFO put
+// there would otherwise hang the open, and then the read, forever) and its type is checked on the
+// open descriptor before a byte is read (as src/core/search/indexLock.ts does). Symbolic links are
+// followed, as SQLite itself follows them.
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+/** What a file that is not a regular file is, for the sentence that refuses it. */
+function notRegular(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * Opens `file` (the database itself or its `-wal`/`-journal`) for reading, or null when it does not
+ * exist. Anything but a regular file is refused with a sentence naming it (`db` is the database
+ * the error is about).
+ */
+async function openRegular(db: string, file: string): Promise<FileHandle | null> {
+  let fh: FileHandle;
   try {
-    fh = await open(path, 'r');
+    fh = await open(file, OPEN_FLAGS);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // ENXIO: a socket (or a FIFO without a reader, on some systems) cannot be opened at all.
+    if (code === 'ENXIO') throw new SqliteSnapshotError('unreadable', db, `${file === db ? 'it' : file} is not a regular file (a socket or a FIFO)`);
+    if (code === 'ENAMETOOLONG') {
+      // The -wal is looked at first: say which name is too long (usually the database's own).
+      const own = file === db || (await stat(db).then(() => false, (err: NodeJS.ErrnoException) => err.code === 'ENAMETOOLONG'));
+      throw new SqliteSnapshotError('unreadable', db, own ? 'file name too long' : `file name too long (${file})`);
+    }
     throw e;
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new SqliteSnapshotError('unreadable', path, 'not a regular file');
+    if (!st.isFile()) throw new SqliteSnapshotError('unreadable', db, `${file === db ? 'it' : file} is ${notRegular(st)}, not a regular file`);
+    return fh;
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+async function readWhole(db: string, path: string): Promise<{ bytes: Buffer; mtimeMs: number } | null> {
+  const fh = await openRegular(db, path);
+  if (!fh) return null;
+  try {
+    const st = await fh.stat();
     return { bytes: await fh.readFile(), mtimeMs: st.mtimeMs };
   } finally {
     await fh.close();
   }
 }
 
-async function readWalHead(path: string): Promise<Buffer | null> {
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+async function readWalHead(db: string, path: string): Promise<Buffer | null> {
+  const fh = await openRegular(db, path);
+  if (!fh) return null;
   try {
     const buf = Buffer.alloc(WAL_HEADER);
     const { bytesRead } = await fh.read(buf, 0, WAL_HEADER, 0);
@@ -360,16 +396,16 @@ export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> 
   const journalPath = `${path}-journal`;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     try {
-      const headBefore = await readWalHead(walPath);
-      const journalBefore = `${await identity(journalPath)}/${(await readWalHead(journalPath))?.toString('hex') ?? ''}`;
+      const headBefore = await readWalHead(path, walPath);
+      const journalBefore = `${await identity(journalPath)}/${(await readWalHead(path, journalPath))?.toString('hex') ?? ''}`;
       const idBefore = await identity(path);
-      const db = await readWhole(path);
+      const db = await readWhole(path, path);
       if (!db) throw new SqliteSnapshotError('missing', path, 'no such database file');
       // After the main file: what a writer changed in it was journaled first.
-      const journal = await readWhole(journalPath);
-      const wal = await readWhole(walPath);
-      const headAfter = await readWalHead(walPath);
-      const journalAfter = `${await identity(journalPath)}/${(await readWalHead(journalPath))?.toString('hex') ?? ''}`;
+      const journal = await readWhole(path, journalPath);
+      const wal = await readWhole(path, walPath);
+      const headAfter = await readWalHead(path, walPath);
+      const journalAfter = `${await identity(journalPath)}/${(await readWalHead(path, journalPath))?.toString('hex') ?? ''}`;
       const idAfter = await identity(path);
       const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
       // A WAL reset (new salts), a truncation, a new WAL or a checkpoint into the main file between the reads: read again.

@@ -16,6 +16,9 @@ export type Sqlite3 = Awaited<ReturnType<SqliteModule['default']>>;
 
 let loading: Promise<Sqlite3> | null = null;
 
+/** Where the library's own console output goes: nowhere. */
+const quiet = (): void => undefined;
+
 /** Where `sqlite3.wasm` is: beside the bundle when bundled, else the package's own copy. */
 export function sqliteWasmPath(): string {
   const beside = join(__dirname, 'sqlite3.wasm');
@@ -33,7 +36,14 @@ export function loadSqliteWasm(): Promise<Sqlite3> {
     const { default: init } = await import('@sqlite.org/sqlite-wasm');
     // The typings declare no options; the Emscripten module accepts these (node.mjs).
     const withOptions = init as unknown as (opts: Record<string, unknown>) => Promise<Sqlite3>;
-    return withOptions({ wasmBinary, locateFile: () => wasmPath, print: () => undefined, printErr: () => undefined });
+    const sqlite3 = await withOptions({ wasmBinary, locateFile: () => wasmPath, print: quiet, printErr: quiet });
+    // print/printErr silence the Emscripten module; the library's own API also writes to the
+    // console through sqlite3.config (a failing step logs "sqlite3_step() rc= 11 SQLITE_CORRUPT
+    // SQL = …" by config.warn before it throws). The error it throws is what we report, in our
+    // own words: its console lines would be raw, unescaped noise on the user's stderr.
+    const config = (sqlite3 as unknown as { config?: Record<string, unknown> }).config;
+    if (config) for (const k of ['debug', 'log', 'warn', 'error'] as const) config[k] = quiet;
+    return sqlite3;
   })();
   loading.catch(() => {
     loading = null;

@@ -12,8 +12,12 @@ export type HistoryNode = { kind: 'day'; day: string; entries: HistoryEntry[] } 
 const LIMIT = 2000;
 const RELOAD_DEBOUNCE_MS = 400;
 
+/** The day group of the rows whose created_at is no time (promptHistory.ts historyTime). */
+const UNKNOWN_DAY = '';
+
 /** "Today", "Yesterday", or the date. */
 function dayLabel(day: string, now = new Date()): string {
+  if (day === UNKNOWN_DAY) return vscode.l10n.t('Unknown time');
   const today = dayOf(now.getTime() / 1000);
   const yesterday = dayOf(now.getTime() / 1000 - 86_400);
   if (day === today) return vscode.l10n.t('Today');
@@ -139,7 +143,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       }
     }
     // Ranked (search) or newest first; several databases interleave by the same order.
-    rows.sort((a, b) => (this.query ? a.rank - b.rank : 0) || b.entry.createdAt - a.entry.createdAt || b.entry.id - a.entry.id);
+    rows.sort((a, b) => (this.query ? a.rank - b.rank : 0) || (b.entry.createdAt ?? -Infinity) - (a.entry.createdAt ?? -Infinity) || b.entry.id - a.entry.id);
     this.entries = rows.map(({ entry, source }) => ({ entry, source }));
     this.loaded = true;
     this.usedFts = usedFts;
@@ -167,7 +171,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       if (this.query) return this.entries.map(({ entry, source }) => ({ kind: 'prompt', entry, source, id: `${source}#${entry.id}` }));
       const days = new Map<string, HistoryEntry[]>();
       for (const { entry } of this.entries) {
-        const d = dayOf(entry.createdAt);
+        const d = entry.createdAt === null ? UNKNOWN_DAY : dayOf(entry.createdAt);
         let list = days.get(d);
         if (!list) days.set(d, (list = []));
         list.push(entry);
@@ -191,19 +195,20 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
       return item;
     }
     const e = node.entry;
-    const when = new Date(e.createdAt * 1000);
-    const time = when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    const when = e.createdAt === null ? null : new Date(e.createdAt * 1000);
+    const time = when ? when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : vscode.l10n.t('unknown time');
+    const sent = when ? when.toLocaleString() : vscode.l10n.t('unknown time');
     const item = new vscode.TreeItem({ label: oneLine(e.prompt), highlights: this.highlights(oneLine(e.prompt)) }, vscode.TreeItemCollapsibleState.None);
     item.id = `prompt:${node.id}:${this.query}`;
     const project = e.cwd ? path.basename(e.cwd) : '';
-    item.description = [this.query ? dayOf(e.createdAt) : '', time, project].filter(Boolean).join(' · ');
+    item.description = [this.query && e.createdAt !== null ? dayOf(e.createdAt) : '', time, project].filter(Boolean).join(' · ');
     const tip = new vscode.MarkdownString();
     tip.appendCodeblock(e.prompt.length > 4000 ? `${e.prompt.slice(0, 4000)}…` : e.prompt, 'text');
-    tip.appendMarkdown(`\n\n${when.toLocaleString()}${e.cwd ? ` · \`${e.cwd}\`` : ''}`);
+    tip.appendMarkdown(`\n\n${sent}${e.cwd ? ` · \`${e.cwd}\`` : ''}`);
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon('comment');
     item.contextValue = 'historyPrompt';
-    item.accessibilityInformation = { label: vscode.l10n.t('Prompt sent {0} in {1}: {2}', when.toLocaleString(), e.cwd ?? vscode.l10n.t('an unknown folder'), oneLine(e.prompt, 300)) };
+    item.accessibilityInformation = { label: vscode.l10n.t('Prompt sent {0} in {1}: {2}', sent, e.cwd ?? vscode.l10n.t('an unknown folder'), oneLine(e.prompt, 300)) };
     item.command = { command: 'sessionLoom.history.openInSession', title: vscode.l10n.t('Open in Session'), arguments: [node] };
     return item;
   }

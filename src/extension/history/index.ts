@@ -27,9 +27,11 @@ export async function openPromptInSession(node: unknown, roots = sessionRoots())
   const at = await vscode.window.withProgress({ location: { viewId: HistoryTreeProvider.viewId }, title: vscode.l10n.t('Finding the session of this prompt…') }, () => locatePrompt(e, roots));
   if (!at) {
     prompts.info(
-      e.cwd
-        ? vscode.l10n.t('No session under the sessions roots holds this prompt any more (sent {0} in {1}).', new Date(e.createdAt * 1000).toLocaleString(), e.cwd)
-        : vscode.l10n.t('This prompt has no working folder in the history, so its session cannot be found.'),
+      !e.cwd
+        ? vscode.l10n.t('This prompt has no working folder in the history, so its session cannot be found.')
+        : e.createdAt === null
+          ? vscode.l10n.t('This prompt has no usable time in the history, so its session cannot be found.')
+          : vscode.l10n.t('No session under the sessions roots holds this prompt any more (sent {0} in {1}).', new Date(e.createdAt * 1000).toLocaleString(), e.cwd),
     );
     return undefined;
   }
