@@ -193,3 +193,23 @@ test('context, tree: a file rewritten in place while its bodies are read (after 
     assert.ok(rewrote);
   }
 });
+
+test('context: the service tier, active context and MCP tool selection (spec Part B §22) print lazily as eagerly, in the same key order', async () => {
+  const t = '2026-06-01T10:00:00.000Z';
+  const lines = [
+    { type: 'session', version: 3, id: 's', timestamp: t, cwd: '/w' },
+    { type: 'message', id: 'a', parentId: null, timestamp: t, message: { role: 'user', content: 'hi' } },
+    { type: 'service_tier_change', id: 'b', parentId: 'a', timestamp: t, serviceTier: 'priority' },
+    { type: 'context_change', id: 'c', parentId: 'b', timestamp: t, contextName: 'prod', tenant: 'acme' },
+    { type: 'mcp_tool_selection', id: 'd', parentId: 'c', timestamp: t, selectedToolNames: ['gh.search'] },
+    { type: 'message', id: 'e', parentId: 'd', timestamp: t, message: { role: 'user', content: 'go' } },
+  ];
+  const path = join(tmp(), 's.jsonl');
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const lazy = await runWith(false, contextCommand, [path]);
+  const ctx = JSON.parse(lazy.out) as Record<string, unknown>;
+  assert.equal(ctx.serviceTier, 'priority');
+  assert.equal(ctx.activeContextName, 'prod');
+  assert.deepEqual(ctx.selectedMCPToolNames, ['gh.search']);
+  await assertContextParity(path, ['a', 'b', 'c', 'd', 'e']);
+});

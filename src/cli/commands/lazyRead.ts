@@ -17,6 +17,7 @@ import { rawContextHead, streamRawMessages } from '../../core/engine/xcsh/lazy/r
 import { cliCacheDir } from '../ownWrites';
 import { jsonForTerminal } from '../terminalText';
 import { CliError, writeJson, type Io } from '../util';
+import { orderedExtras } from '../../core/formats/xcsh/context';
 
 /**
  * Not a user option: the tests set `eager` to read every file through the eager document, the
@@ -116,6 +117,8 @@ export async function lazyContextCommand(
       injectedTtsrRules: head.injectedTtsrRules,
       mode: head.mode,
       modeData: head.modeData,
+      // Part B §22 state, only when the path has it, in the eager context's key order.
+      ...orderedExtras(head),
       messageSources: head.messageSources,
       cutEntryIds: head.cutEntryIds,
       compaction: head.compaction,
