@@ -417,6 +417,36 @@ describe('session editor', function () {
     }
   });
 
+  it('shows the service tier, the active context and the MCP tool selection beside thinking level and mode (spec Part B §22)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runtime-extras-'));
+    const file = path.join(dir, 'runtime-extras.jsonl');
+    const t = '2026-06-01T10:00:00.000Z';
+    const lines = [
+      { type: 'session', version: 3, id: 'runtime-extras', timestamp: t, cwd: '/work/payments' },
+      { type: 'message', id: 'e1', parentId: null, timestamp: t, message: { role: 'user', content: 'Deploy the payments service.' } },
+      { type: 'thinking_level_change', id: 'e2', parentId: 'e1', timestamp: t, thinkingLevel: 'high' },
+      { type: 'service_tier_change', id: 'e3', parentId: 'e2', timestamp: t, serviceTier: 'priority' },
+      { type: 'context_change', id: 'e4', parentId: 'e3', timestamp: t, contextName: 'prod', tenant: 'acme', namespace: 'payments' },
+      { type: 'mcp_tool_selection', id: 'e5', parentId: 'e4', timestamp: t, selectedToolNames: ['github.search', 'jira.create'] },
+      { type: 'message', id: 'e6', parentId: 'e5', timestamp: t, message: { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Deploying to prod.' }] } },
+    ];
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await openEditor(file);
+    const grid = await frameText(`${app(file)} .sl-runtime-grid`);
+    assert.match(grid, /Service tier:\s*priority/);
+    assert.match(grid, /Active context:\s*prod \(tenant acme, namespace payments\)/);
+    assert.match(grid, /MCP tools:\s*github\.search, jira\.create/);
+    assert.match(grid, /Thinking:\s*high/);
+    await screenshot('editor-runtime-extras-dark');
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+    try {
+      await sleep(800);
+      await screenshot('editor-runtime-extras-light');
+    } finally {
+      await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('renders the XSS sample inert: payloads show as text, nothing runs', async () => {
     const file = xss();
     await openEditor(file);
