@@ -15,6 +15,7 @@
 import * as fsp from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../core/store/privateDir';
 
 export interface FileIdentity {
   dev: number;
@@ -73,10 +74,12 @@ export async function noteOwnWrite(realPath: string, file: string = ownWritesFil
     const st = await fsp.stat(realPath);
     const mine: OwnWrite = { path: realPath, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
     const writes = [mine, ...(await readRecords(file)).filter((w) => w.path !== realPath)].slice(0, MAX_RECORDS);
-    await fsp.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    // Private whatever the umask (issue 22 §7): the folder 0700, made level by level (privateDir.ts).
+    await makePrivateDir(dirname(file));
     // a temp and a rename: a reader never sees half a record file
     const tmp = `${file}.${process.pid}.tmp`;
-    await fsp.writeFile(tmp, JSON.stringify({ version: 1, writes }) + '\n', { mode: 0o600 });
+    await fsp.writeFile(tmp, JSON.stringify({ version: 1, writes }) + '\n', { mode: PRIVATE_FILE_MODE });
+    await fsp.chmod(tmp, PRIVATE_FILE_MODE); // (a leftover temp of a killed run keeps its mode through writeFile)
     await fsp.rename(tmp, file).catch(async (e: unknown) => {
       await fsp.unlink(tmp).catch(() => undefined);
       throw e;

@@ -11,6 +11,7 @@ export type DiagnosticKind =
   | 'torn-record' // a record cut short beside complete records on its line (`{…}{"type":"mess…`, `{"ty…{…}`): the complete ones are read, the fragment kept verbatim
   | 'multi-line-record' // one record spread over several lines (pretty-printed JSON, Part B §17): read as one record
   | 'too-deep' // a record nested deeper than MAX_RECORD_DEPTH (formats/xcsh/depth.ts): not read, kept verbatim
+  | 'too-large' // a line longer than the record cap (formats/xcsh/lineParser.ts MAX_RECORD_BYTES): not read, kept verbatim
   | 'not-an-object' // valid JSON that is not an object (array, string, number…)
   | 'bom' // a UTF-8 byte-order mark before the first record
   | 'title-line' // the oh-my-pi fixed-width `{"type":"title"}` first line (skipped; header read from line 2)
@@ -76,6 +77,7 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'torn-record': 'warning',
   'multi-line-record': 'warning',
   'too-deep': 'error',
+  'too-large': 'error',
   'not-an-object': 'error',
   bom: 'info',
   'title-line': 'info',

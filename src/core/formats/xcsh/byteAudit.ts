@@ -6,6 +6,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
+import { recordLimits } from './lineParser';
 
 const CHUNK = 1 << 18;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -101,6 +102,8 @@ function hasLongDigitRun(b: Uint8Array, s: number, e: number): boolean {
 }
 
 function auditLine(b: Buffer, s: number, e: number, line: number, abs: number, out: Diagnostic[]): void {
+  // A NUL byte: no record (the reader reports the line); what a carried one is, a short one is too.
+  if (b.subarray(s, e).indexOf(0) !== -1) return;
   if (!isUtf8(b.subarray(s, e))) {
     const at = firstInvalidUtf8(b, s, e);
     out.push({
@@ -128,33 +131,55 @@ export async function auditSessionBytes(path: string): Promise<Diagnostic[]> {
   const fh = await open(path, 'r');
   try {
     // The start of a line that continues in the next read, in pieces (joined once, at its end).
+    // A line that holds a NUL byte or outgrows the record cap is no record (the reader reports
+    // it, lineParser.ts lineVerdict): it is let go, not held (issue 22 §15/§18).
     let pending: Buffer[] = [];
+    let pendingLen = 0;
+    let skipping = false;
     let pendingAbs = 0;
     let line = 0;
     let abs = 0;
+    const cap = recordLimits.maxRecordBytes;
     const chunk = Buffer.allocUnsafe(CHUNK);
+    const carry = (piece: Buffer): void => {
+      if (skipping) return;
+      pendingLen += piece.length;
+      if (pendingLen > cap || piece.indexOf(0) !== -1) {
+        skipping = true;
+        pending = [];
+      } else pending.push(Buffer.from(piece));
+    };
     for (;;) {
       const { bytesRead } = await fh.read(chunk, 0, CHUNK, abs);
       if (bytesRead === 0) break;
       const buf = chunk.subarray(0, bytesRead);
       let s = 0;
       for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a, s)) {
-        if (pending.length > 0) {
-          const whole = Buffer.concat([...pending, buf.subarray(0, nl)]);
-          auditLine(whole, 0, whole.length, ++line, pendingAbs, out);
+        if (pendingLen > 0) {
+          carry(buf.subarray(0, nl));
+          if (skipping) line++;
+          else {
+            const whole = Buffer.concat(pending);
+            auditLine(whole, 0, whole.length, ++line, pendingAbs, out);
+          }
           pending = [];
+          pendingLen = 0;
+          skipping = false;
         } else auditLine(buf, s, nl, ++line, abs + s, out);
         s = nl + 1;
       }
       if (s < bytesRead) {
-        if (pending.length === 0) pendingAbs = abs + s;
-        pending.push(Buffer.from(buf.subarray(s)));
+        if (pendingLen === 0) pendingAbs = abs + s;
+        carry(buf.subarray(s));
       }
       abs += bytesRead;
     }
-    if (pending.length > 0) {
-      const whole = Buffer.concat(pending);
-      auditLine(whole, 0, whole.length, ++line, pendingAbs, out);
+    if (pendingLen > 0) {
+      if (skipping) line++;
+      else {
+        const whole = Buffer.concat(pending);
+        auditLine(whole, 0, whole.length, ++line, pendingAbs, out);
+      }
     }
   } finally {
     await fh.close();

@@ -9,7 +9,7 @@
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { readFileHead } from '../../store/fileHead';
-import { LineParser } from './lineParser';
+import { leadByte, LineParser, lineVerdict, MAX_JUNK_PARSE_BYTES, strippedBom } from './lineParser';
 
 export interface JsonlRecord {
   value: Record<string, unknown>;
@@ -190,11 +190,30 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
  * the per-line loop is the hot code V8 optimizes, and compiled on its own, as a small synchronous
  * method, it costs the optimizing compiler less memory than inside the async function's state
  * machine (whose compiler memory shows up in a small session's peak RSS).
+ *
+ * A line that spans reads is held in the carry buffer only while it may still be a record
+ * (issue 22 §15/§18): once lineVerdict says it cannot be one whatever follows — a NUL byte, more
+ * bytes than the record cap, or a long line not starting with `{` — its bytes are let go and only
+ * what the parser needs to report it is kept (its range, first byte, BOM, NUL). A sparse
+ * gigabyte of NULs costs a chunk, not a gigabyte.
  */
 class ChunkLines {
   #carry: Buffer | null = null;
   #carryLen = 0;
-  #carryStart = 0; // absolute offset of the first carried byte
+  #carryStart = 0; // absolute offset of the line's first byte
+  /** Bytes of the line in progress so far (0: none), held or not. */
+  #lineLen = 0;
+  /** The line in progress is no longer held (lineVerdict gave it up). */
+  #dropped = false;
+  #lineNo = 0;
+  /** A record over several lines was open when the line began (its continuation lines are not `{`). */
+  #joining = false;
+  #hasNul = false;
+  /** Its BOM length (3 when the parser strips one), and first byte after it and whitespace (-1: none yet); searched up to #leadFrom. */
+  #bomLen = 0;
+  #lead = -1;
+  #leadFrom = 0;
+  #lastByte = -1;
 
   constructor(readonly parser: LineParser) {}
 
@@ -204,18 +223,19 @@ class ChunkLines {
     Error.stackTraceLimit = 0; // see NO_STACK_TRACES
     try {
       let s = 0;
-      if (this.#carryLen > 0) {
+      if (this.#lineLen > 0) {
         // A line begun in an earlier read ends at this read's first `\n`, or goes on past it.
         const nl = chunk.indexOf(LF);
-        if (nl === -1 || nl >= got) return this.#keep(chunk, 0, got, abs);
-        const carry = (this.#carry = appendTo(this.#carry!, this.#carryLen, chunk, 0, nl));
-        const len = this.#carryLen + nl;
-        this.#carryLen = 0;
-        this.parser.line(carry, 0, len, this.#carryStart, true);
+        if (nl === -1 || nl >= got) return this.#more(chunk, 0, got);
+        this.#more(chunk, 0, nl);
+        this.#endLine(true);
         s = nl + 1;
       }
       s = this.#wholeLines(chunk, s, got, abs);
-      if (s < got) this.#keep(chunk, s, got, abs);
+      if (s < got) {
+        this.#begin(abs + s);
+        this.#more(chunk, s, got);
+      }
     } finally {
       Error.stackTraceLimit = limit;
     }
@@ -237,11 +257,67 @@ class ChunkLines {
     }
   }
 
-  /** Keeps `chunk[s, got)`, the start of a line that continues in the next read. */
-  #keep(chunk: Buffer, s: number, got: number, abs: number): void {
-    if (this.#carryLen === 0) this.#carryStart = abs + s;
-    this.#carry = appendTo(this.#carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, got - s)), this.#carryLen, chunk, s, got);
-    this.#carryLen += got - s;
+  /** A line that continues past this read begins at absolute offset `at`. */
+  #begin(at: number): void {
+    this.#carryStart = at;
+    this.#carryLen = 0;
+    this.#lineLen = 0;
+    this.#dropped = false;
+    this.#lineNo = this.parser.nextLine;
+    this.#joining = this.parser.joining;
+    this.#hasNul = false;
+    this.#bomLen = -1;
+    this.#lead = -1;
+    this.#leadFrom = 0;
+    this.#lastByte = -1;
+  }
+
+  /** `chunk[s, e)` continues the line in progress: held, or only looked at once the line is given up. */
+  #more(chunk: Buffer, s: number, e: number): void {
+    if (e <= s) return;
+    this.#lineLen += e - s;
+    this.#lastByte = chunk[e - 1]!;
+    const part = chunk.subarray(s, e);
+    if (this.#dropped) {
+      if (!this.#hasNul && part.indexOf(0) !== -1) this.#hasNul = true;
+      if (this.#lead === -1) this.#lead = leadByte(part, 0, part.length);
+      return;
+    }
+    const cap = this.parser.maxRecordBytes;
+    const at = this.#carryLen;
+    this.#carry = appendTo(this.#carry ?? Buffer.allocUnsafeSlow(Math.max(CHUNK, e - s)), at, chunk, s, e, cap + BIG_CHUNK);
+    this.#carryLen += e - s;
+    if (!this.#hasNul && part.indexOf(0) !== -1) this.#hasNul = true;
+    const carry = this.#carry;
+    // The BOM is known from the line's first 4 bytes (or its end); the first byte after it then.
+    if (this.#bomLen === -1 && this.#carryLen >= 4) this.#bomLen = strippedBom(carry, 0, this.#carryLen, this.#lineNo) ? 3 : 0;
+    const bom = Math.max(this.#bomLen, 0);
+    const length = this.#lineLen - bom;
+    // Looked for only when a long line could be given up for it (most lines never get there).
+    if (this.#bomLen !== -1 && this.#lead === -1 && length > MAX_JUNK_PARSE_BYTES) {
+      this.#lead = leadByte(carry, Math.max(bom, this.#leadFrom), this.#carryLen);
+      this.#leadFrom = this.#carryLen;
+    }
+    if (lineVerdict(this.#lead, this.#hasNul, length, this.#joining, cap) === null) return;
+    // Given up: what the parser needs to report it is taken from the held bytes, then they go.
+    if (this.#bomLen === -1) this.#bomLen = strippedBom(carry, 0, this.#carryLen, this.#lineNo) ? 3 : 0;
+    if (this.#lead === -1) this.#lead = leadByte(carry, Math.max(this.#bomLen, this.#leadFrom), this.#carryLen);
+    this.#dropped = true;
+    this.#carryLen = 0;
+    if (carry.length > 1 << 20) this.#carry = null;
+  }
+
+  /** The line in progress ends (`terminated`: at a `\n`; else at the input's end). */
+  #endLine(terminated: boolean): void {
+    const len = this.#lineLen;
+    this.#lineLen = 0;
+    if (!this.#dropped) {
+      this.#carryLen = 0;
+      this.parser.line(this.#carry!, 0, len, this.#carryStart, terminated);
+      return;
+    }
+    this.#dropped = false;
+    this.parser.skippedLine({ abs: this.#carryStart, length: len, bom: this.#bomLen === 3, lead: this.#lead, hasNul: this.#hasNul, cr: this.#lastByte === CR, terminated });
   }
 
   /** Parses a final line without `\n`; returns the parser's result for an input of `bytes` bytes. */
@@ -249,8 +325,7 @@ class ChunkLines {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0; // see NO_STACK_TRACES
     try {
-      if (this.#carryLen > 0) this.parser.line(this.#carry!, 0, this.#carryLen, this.#carryStart, false);
-      this.#carryLen = 0;
+      if (this.#lineLen > 0) this.#endLine(false);
       return this.parser.finish(bytes);
     } finally {
       Error.stackTraceLimit = limit;
@@ -258,11 +333,16 @@ class ChunkLines {
   }
 }
 
-/** Copies `src[s, e)` to `dst` at `at`, growing `dst` (doubling) when needed; returns the buffer to use. */
-function appendTo(dst: Buffer, at: number, src: Buffer, s: number, e: number): Buffer {
+const CR = 0x0d;
+
+/**
+ * Copies `src[s, e)` to `dst` at `at`, growing `dst` (doubling, to at most `most` bytes unless
+ * more are needed) when needed; returns the buffer to use.
+ */
+function appendTo(dst: Buffer, at: number, src: Buffer, s: number, e: number, most: number): Buffer {
   const need = at + (e - s);
   if (need > dst.length) {
-    const grown = Buffer.allocUnsafeSlow(Math.max(need, dst.length * 2));
+    const grown = Buffer.allocUnsafeSlow(Math.max(need, Math.min(dst.length * 2, most)));
     dst.copy(grown, 0, 0, at);
     dst = grown;
   }

@@ -27,6 +27,75 @@ const OPEN_BRACE = 0x7b;
 export const MAX_JOIN_LINES = 100_000;
 export const MAX_JOIN_BYTES = 64 << 20;
 
+/**
+ * Issue 22 §18: the longest line read as a record, 256 MiB. Real records are at most tens of MB;
+ * V8 cannot make a string past ~512 MiB (`ERR_STRING_TOO_LONG`), so one such line made the whole
+ * file unreadable. A longer line is a `too-large` diagnostic with its byte range (kept verbatim
+ * on rewrite, which copies ranges from the file); the reader never holds more of it than this.
+ * Tests lower it (`recordLimits.maxRecordBytes`, or SESSION_LOOM_MAX_RECORD_BYTES for a child
+ * process) rather than allocate half a gigabyte.
+ */
+export const MAX_RECORD_BYTES = 256 << 20;
+
+/**
+ * Issue 22 §15: a line that does not start with `{` (after whitespace) longer than this is
+ * unreadable without being parsed: no JSON value other than an object is a record, so telling an
+ * array from garbage is not worth holding it. Shorter ones are parsed (kind not-an-object vs
+ * invalid-json), as they always were.
+ */
+export const MAX_JUNK_PARSE_BYTES = 1 << 20;
+
+function envRecordCap(): number {
+  const v = Number(process.env.SESSION_LOOM_MAX_RECORD_BYTES);
+  return Number.isSafeInteger(v) && v > 0 && v <= MAX_RECORD_BYTES ? v : MAX_RECORD_BYTES;
+}
+
+/** The caps the reader reads with: the defaults above; tests lower them. */
+export const recordLimits = { maxRecordBytes: envRecordCap() };
+
+/**
+ * Why a line cannot be a record, from facts a streaming reader learns without holding it: it
+ * holds a NUL byte (JSON text never does: a zeroed or sparse region), it is longer than the record
+ * cap, or it does not start with `{` and is too long to be worth parsing. Null when it may be one.
+ * `lead`: its first byte after a stripped BOM and whitespace (-1: none); `length`: its bytes
+ * after a stripped BOM (`\r` included); `joining`: a record over several lines is open (its
+ * continuation lines do not start with `{`).
+ */
+export type LineVerdict = 'nul' | 'too-large' | 'not-a-record';
+
+export function lineVerdict(lead: number, hasNul: boolean, length: number, joining: boolean, cap: number): LineVerdict | null {
+  if (hasNul) return 'nul';
+  if (length > cap) return 'too-large';
+  if (!joining && lead !== -1 && lead !== OPEN_BRACE && length > MAX_JUNK_PARSE_BYTES) return 'not-a-record';
+  return null;
+}
+
+/** The first byte of `buf[s, e)` that is not JSON whitespace, or -1. */
+export function leadByte(buf: Uint8Array, s: number, e: number): number {
+  for (let i = s; i < e; i++) if (!isJsonWs(buf[i])) return buf[i]!;
+  return -1;
+}
+
+/** The line `buf[s, e)` (line `lineNo`) starts with a BOM the parser strips (line 1, or before a record's `{`). */
+export function strippedBom(buf: Uint8Array, s: number, e: number, lineNo: number): boolean {
+  return e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf && (lineNo === 1 || (e - s > 3 && buf[s + 3] === OPEN_BRACE));
+}
+
+/** What a streaming reader knows of a line it did not hold (LineParser.skippedLine). */
+export interface SkippedLine {
+  /** Absolute offset of the line's first byte, and its length (without the `\n`). */
+  abs: number;
+  length: number;
+  /** It starts with a BOM the parser strips (strippedBom). */
+  bom: boolean;
+  /** leadByte after the BOM. */
+  lead: number;
+  hasNul: boolean;
+  /** Its last byte is `\r`. */
+  cr: boolean;
+  terminated: boolean;
+}
+
 /** A JsonlParseResult whose `records` view is materialized only when asked for (a prototype getter). */
 export class ParseResult implements JsonlParseResult {
   columns: RecordColumns = { values: [], lines: [], starts: [], ends: [] };
@@ -117,7 +186,11 @@ export class LineParser {
   onRecord: ((value: Record<string, unknown>, line: number, start: number, end: number) => void) | null = null;
   #sunk = 0;
 
-  constructor(startLine = 0, from = 0) {
+  /** The longest line read as a record (recordLimits.maxRecordBytes when the parser was made). */
+  readonly maxRecordBytes: number;
+
+  constructor(startLine = 0, from = 0, maxRecordBytes = recordLimits.maxRecordBytes) {
+    this.maxRecordBytes = maxRecordBytes;
     this.result.lines = startLine;
     this.result.lastLineStart = from;
   }
@@ -131,18 +204,8 @@ export class LineParser {
     const lineNo = ++r.lines;
     r.lastLineStart = abs;
     if (!terminated) this.#resume = this.#openPoint(lineNo, abs);
-    // A BOM starts line 1 of a file, and the first line of each further file when files are
-    // joined end to end (`cat a.jsonl b.jsonl`, issue 22 §3): there it is stripped before a
-    // record's `{` (anything else after it stays one unreadable line, the BOM in its bytes).
-    if (e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf && (lineNo === 1 || buf[s + 3] === OPEN_BRACE)) {
-      if (lineNo === 1) {
-        r.bom = true;
-        r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
-      } else {
-        if (this.#open !== null) this.#abandonOpen();
-        this.#runs.flush();
-        r.diagnostics.push({ line: lineNo, kind: 'bom', message: 'UTF-8 byte-order mark at the start of the line (files joined end to end?); ignored, the line read after it, the mark kept on rewrite' });
-      }
+    if (strippedBom(buf, s, e, lineNo)) {
+      this.#bom(lineNo);
       s += 3;
       abs += 3;
     }
@@ -161,6 +224,83 @@ export class LineParser {
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) return this.#record(value as Record<string, unknown>, lineNo, abs, abs + (ce - s));
     }
     this.#one(buf, s, e, abs, lineNo, terminated, true);
+  }
+
+  /** A record over several lines is open: the next line is read as its continuation. */
+  get joining(): boolean {
+    return this.#open !== null;
+  }
+
+  /** The number the next line gets. */
+  get nextLine(): number {
+    return this.result.lines + 1;
+  }
+
+  /**
+   * A line a streaming reader did not hold, because lineVerdict says it cannot be a record
+   * whatever its remaining bytes (issue 22 §15/§18): read exactly as line() reads the same bytes.
+   */
+  skippedLine(l: SkippedLine): void {
+    const r = this.result;
+    const lineNo = ++r.lines;
+    let abs = l.abs;
+    r.lastLineStart = abs;
+    if (!l.terminated) this.#resume = this.#openPoint(lineNo, abs);
+    let length = l.length;
+    if (l.bom) {
+      this.#bom(lineNo);
+      abs += 3;
+      length -= 3;
+    }
+    const verdict = lineVerdict(l.lead, l.hasNul, length, false, this.maxRecordBytes);
+    if (verdict === null) throw new Error(`internal: line ${lineNo} was not held, yet it may be a record`);
+    if (this.#open !== null) this.#abandonOpen();
+    this.#skip(verdict, lineNo, abs, abs + length - (l.cr ? 1 : 0), l.lead, l.terminated);
+  }
+
+  /** A BOM stripped at the start of line `lineNo`. */
+  #bom(lineNo: number): void {
+    // A BOM starts line 1 of a file, and the first line of each further file when files are
+    // joined end to end (`cat a.jsonl b.jsonl`, issue 22 §3): there it is stripped before a
+    // record's `{` (anything else after it stays one unreadable line, the BOM in its bytes).
+    const r = this.result;
+    if (lineNo === 1) {
+      r.bom = true;
+      r.diagnostics.push({ line: 1, kind: 'bom', message: 'UTF-8 byte-order mark before the first record (ignored, kept on rewrite)' });
+    } else {
+      if (this.#open !== null) this.#abandonOpen();
+      this.#runs.flush();
+      r.diagnostics.push({ line: lineNo, kind: 'bom', message: 'UTF-8 byte-order mark at the start of the line (files joined end to end?); ignored, the line read after it, the mark kept on rewrite' });
+    }
+  }
+
+  /** The verdict on line `buf[s, e)` when it cannot be a record (lineVerdict), else null. */
+  #verdictOf(buf: Buffer, s: number, e: number): LineVerdict | null {
+    // (on a view of the line: indexOf on `buf` from `s` would search the rest of an input held whole)
+    const hasNul = buf.subarray(s, e).indexOf(0) !== -1;
+    return lineVerdict(hasNul || e - s > this.maxRecordBytes ? -1 : leadByte(buf, s, e), hasNul, e - s, this.#open !== null, this.maxRecordBytes);
+  }
+
+  /**
+   * A line that cannot be a record, at bytes [start, end) (`\r` excluded): reported with its
+   * range, its bytes never parsed (a rewrite copies them from the file).
+   */
+  #skip(verdict: LineVerdict, lineNo: number, start: number, end: number, lead: number, terminated: boolean): void {
+    const braced = lead === OPEN_BRACE;
+    const len = end - start;
+    if (!terminated) return this.#tornTail(lineNo, start, end, verdict === 'nul' ? 'it holds NUL bytes: a zeroed or sparse region' : verdict === 'too-large' ? `longer than the ${this.maxRecordBytes} bytes a record may have` : null);
+    if (verdict === 'too-large') {
+      this.#runs.flush();
+      const r = this.result;
+      r.unparsed.push(braced ? { line: lineNo, start, end, record: true } : { line: lineNo, start, end });
+      r.diagnostics.push({ line: lineNo, kind: 'too-large', message: `a line of ${len} bytes (bytes ${start}–${end}) is longer than the ${this.maxRecordBytes} bytes a record may have; not read (the rest of the session is), kept verbatim` });
+      return;
+    }
+    const why =
+      verdict === 'nul'
+        ? `is not a record: it holds a NUL byte (JSON text never does: a zeroed or sparse region); ${len} bytes not read into memory`
+        : `is not a record: it starts with byte 0x${lead.toString(16).padStart(2, '0')}, not "{"; ${len} bytes not parsed`;
+    this.#runs.junk(lineNo, start, end, braced, 'invalid-json', why);
   }
 
   /**
@@ -203,6 +343,8 @@ export class LineParser {
     // CRLF: the record's text ends before the `\r` (JSON.parse would accept it, but offsets must not).
     let ce = e;
     if (ce > s && buf[ce - 1] === CR) ce--;
+    const verdict = this.#verdictOf(buf, s, e);
+    if (verdict !== null) return this.#skip(verdict, lineNo, abs, abs + (ce - s), leadByte(buf, s, e), terminated);
     // Lines that cannot be JSON skip JSON.parse: a failed parse builds an exception (~20 µs), and a
     // file of millions of blank lines spent minutes on them. A record line pays one byte compare.
     if (buf[s] !== OPEN_BRACE && !mayStartJson(buf, s, ce)) return this.#notJson(buf, s, ce, abs, lineNo, terminated);
@@ -253,6 +395,8 @@ export class LineParser {
   }
 
   #unparsable(buf: Buffer, s: number, ce: number, e: number, abs: number, lineNo: number, terminated: boolean, mayJoin: boolean, err: Error): void {
+    const verdict = this.#verdictOf(buf, s, e);
+    if (verdict !== null) return this.#skip(verdict, lineNo, abs, abs + (ce - s), leadByte(buf, s, e), terminated);
     const parts = splitLine(buf, s, ce);
     if (parts) return this.#split(buf, parts, abs - s, lineNo, 0, mayJoin && terminated ? { e, resumeFrom: this.result.lastLineStart, resumeLine: lineNo } : null);
     const why = `could not be parsed as JSON (${err.message.slice(0, 120)})`;
@@ -263,10 +407,10 @@ export class LineParser {
     this.#runs.junk(lineNo, abs, abs + (ce - s), buf[k] === OPEN_BRACE, 'invalid-json', why);
   }
 
-  #tornTail(lineNo: number, start: number, end: number): void {
+  #tornTail(lineNo: number, start: number, end: number, why: string | null = null): void {
     this.#runs.flush();
     this.result.unparsed.push({ line: lineNo, start, end, record: true });
-    this.result.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${end - start} bytes (an interrupted write); skipped, kept verbatim` });
+    this.result.diagnostics.push({ line: lineNo, kind: 'torn-tail', message: `last line is an unterminated fragment of ${end - start} bytes (an interrupted write${why === null ? '' : `; ${why}`}); skipped, kept verbatim` });
   }
 
   #tooDeep(line: number, lastLine: number, start: number, end: number): void {
@@ -396,7 +540,8 @@ export class LineParser {
 
   #continueOpen(buf: Buffer, s: number, e: number, abs: number, lineNo: number, terminated: boolean): void {
     const o = this.#open!;
-    if (buf[s] === OPEN_BRACE) {
+    // A NUL byte or a line past the cap cannot continue a record either (issue 22 §15/§18).
+    if (buf[s] === OPEN_BRACE || this.#verdictOf(buf, s, e) !== null) {
       this.#abandonOpen();
       return this.#one(buf, s, e, abs, lineNo, terminated, true);
     }

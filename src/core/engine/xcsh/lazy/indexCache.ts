@@ -12,10 +12,11 @@
 // scalars, maps and diagnostics, and where each typed column lies), then the columns, each at an
 // 8-byte-aligned offset, written and read straight from and into their typed arrays.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { Diagnostic } from '../../../diagnostics';
 import { readFileIdentity } from '../../../formats/xcsh/load';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../../store/privateDir';
 import { IdTable } from '../../../tree/treeIds';
 import type { TreeState } from '../../../tree/treeState';
 import { Interner, PackedStrings } from './columns';
@@ -27,7 +28,7 @@ const MAGIC = 0x58494c53; // "SLIX", little-endian
  * cache of another format is ignored. The test beside this file fails when LazyIndexData or
  * TreeState gains a field this file does not write.
  */
-export const INDEX_CACHE_FORMAT = 2;
+export const INDEX_CACHE_FORMAT = 3;
 
 /** The fields of LazyIndexData and TreeState this cache writes (or rebuilds), for that test. */
 export const CACHED_INDEX_FIELDS = [
@@ -197,8 +198,10 @@ export async function writeIndexFile(file: string, ix: LazyIndexData): Promise<v
   pre.writeUInt32LE(json.length, 8);
   const dataStart = align8(12 + json.length);
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fh = await open(tmp, 'w');
+  // Private to the user whatever the umask (issue 22 §7): an index holds ids, titles, models.
+  const fh = await open(tmp, 'wx', PRIVATE_FILE_MODE);
   try {
+    await fh.chmod(PRIVATE_FILE_MODE);
     await fh.write(pre, 0, 12, 0);
     await fh.write(json, 0, json.length, 12);
     for (const s of sections) {
@@ -431,7 +434,8 @@ export class IndexCache {
   async save(ix: LazyIndexData): Promise<boolean> {
     if (ix.stat.size < this.minBytes || !ix.identity) return false;
     try {
-      await mkdir(this.dir, { recursive: true });
+      // 0700, made level by level (privateDir.ts)
+      await makePrivateDir(this.dir);
       await writeIndexFile(this.fileFor(ix.path), ix);
       await this.#evict();
       return true;
