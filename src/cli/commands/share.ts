@@ -12,6 +12,7 @@ import { DshSessionNotFoundError } from '../../core/formats/dsh/index';
 import { escapeDocumentForTerminal, escapeForTerminal } from '../terminalText';
 import { CliError, errorText, parseFileCommand, UsageError, writeJson, type Io } from '../util';
 import { checkSessionOption, listStoreSessions } from './dsh';
+import { PRIVATE_FILE_MODE } from '../../core/store/privateDir';
 
 export const USAGE = {
   export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]   (dsh: [--session <id>])',
@@ -58,7 +59,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const out = values.output;
   if (typeof out === 'string') {
     // a new file only: an export never replaces a file (the session itself included)
-    await writeFile(out, text, { flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
+    await writeFile(out, text, { flag: 'wx', mode: PRIVATE_FILE_MODE }).catch((e: NodeJS.ErrnoException) => {
       throw new CliError(e.code === 'EEXIST' ? 'the output file exists; an export never overwrites' : errorText(e), out, 0);
     });
     io.err(`${escapeForTerminal(out)}: written (${Buffer.byteLength(text)} bytes)\n`);

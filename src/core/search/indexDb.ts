@@ -16,11 +16,12 @@
 //    are a range query.
 //  - entries: per row the entry id to open, its time and its byte range in the file.
 //  - files: per file its identity and where an appended tail starts (incremental updates).
-import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadSqliteWasm, type Sqlite3 } from '../store/sqliteWasm';
 import { NODE_FS_VFS, registerNodeFsVfs } from '../store/nodeFsVfs';
 import { lockIndexDir } from './indexLock';
+import { makePrivateDir } from '../store/privateDir';
 
 /**
  * Bumped when the layout or what is indexed changes: an older index is rebuilt. 3: dsh logs are
@@ -119,11 +120,7 @@ function checkOurs(path: string): 'none' | 'ours' | 'legacy' {
   throw new IndexNotOursError(path, applicationId !== 0 ? `another program's database, application id 0x${applicationId.toString(16)}` : 'another database');
 }
 
-/** The index's folder and files are the user's alone (0700 / 0600), whatever the umask: they hold the sessions' words. */
-function makePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-}
+
 
 function configure(db: Db): void {
   // A cache: a crash may lose the last transaction, never make it inconsistent (the journal);
@@ -162,7 +159,8 @@ function intact(db: Db): boolean {
  */
 export async function openIndexDb(path: string): Promise<OpenedIndex> {
   const dir = dirname(path);
-  makePrivateDir(dir);
+  // The index's folder and files are the user's alone (0700 / 0600), whatever the umask: they hold the sessions' words.
+  await makePrivateDir(dir);
   const lock = lockIndexDir(dir);
   const release = lock.release;
   try {

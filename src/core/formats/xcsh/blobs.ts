@@ -19,6 +19,7 @@ import { lstat, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises'
 import type { Diagnostic } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import type { SessionEntry } from './schemas';
+import { PRIVATE_FILE_MODE } from '../../store/privateDir';
 
 export const BLOB_PREFIX = 'blob:sha256:';
 const HASH_RE = /^[0-9a-f]{64}$/;
@@ -155,7 +156,7 @@ export class BlobStore {
     // name with the file, never writing to where the link points.
     const tmp = `${p}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(tmp, bytes, { flag: 'wx' });
+      await writeFile(tmp, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       await rename(tmp, p);
     } catch (e) {
       await unlink(tmp).catch(() => undefined);
