@@ -36,10 +36,11 @@ export const chromiumPath = process.env.SESSION_LOOM_CHROMIUM ?? '/usr/bin/chrom
 
 /**
  * The Debian packages `npm test` needs (the README lists them; .ci/run installs the same): chromium shows the
- * workbench; zstd and sqlite3 build the deepseek-harness test inputs in the unit tests; ripgrep and the -dev
+ * workbench; zstd and sqlite3 build the deepseek-harness test inputs in the unit tests; attr checks that rewrites
+ * keep extended attributes; ripgrep and the -dev
  * packages let code-server's postinstall build VS Code's native modules offline.
  */
-export const APT_PACKAGES = ['chromium', 'ripgrep', 'zstd', 'sqlite3', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
+export const APT_PACKAGES = ['chromium', 'ripgrep', 'zstd', 'sqlite3', 'attr', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
 const APT_HINT = `apt-get update && apt-get install -y ${APT_PACKAGES.join(' ')}`;
 
 /**

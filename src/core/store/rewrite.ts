@@ -10,9 +10,10 @@
 //   - everything between records (blank lines, lines we could not parse, a BOM, the oh-my-pi
 //     title line, a torn tail): copied verbatim, in place (Part C §7).
 // Records that were glued on one line get a newline between them (the rewrite is the repair).
+import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { readRange } from './fileHead';
-import { writeFileAtomicStream, type ByteSink } from './fileStorage';
+import { writeFileAtomicStream, type AtomicWriteResult, type ByteSink } from './fileStorage';
 import type { StorageFaults } from './storage';
 import type { LoadedSession } from '../formats/xcsh/load';
 import { prepareEntryForPersist } from '../formats/xcsh/persist';
@@ -21,7 +22,7 @@ import { editedEntry, editedHeader, rangeReader } from './recordRewrite';
 import type { BlobStore } from '../formats/xcsh/blobs';
 import type { SessionEntry, SessionHeader } from '../formats/xcsh/schemas';
 import { assertFingerprint, assertNoOtherWriters, assertNotLive, writeBackup, type FileFingerprint, type GuardOptions } from './rewriteGuard';
-import { carryAfterRename, settleBeforeRename, watchTail } from './tailCarry';
+import { awaitOldInode, placeLate, settleBeforeRename, watchTail, type TailWatch } from './tailCarry';
 import { tempPathFor } from './tempFiles';
 import { headerWriteRefusal, refuseReadOnly, RewriteRefusedError } from './writeRefusal';
 import { openOriginal, type OpenOriginal, type WriteKind } from './writeTarget';
@@ -51,7 +52,8 @@ export interface RewriteResult {
   stat: FileFingerprint;
   /**
    * Bytes another program appended to the original while it was being rewritten, carried over
-   * onto the end of the new file (issue 15 §1): none is lost, but they follow our bytes.
+   * onto the end of the new file (issue 15 §1): none is lost, they follow our bytes, and they
+   * keep the order they were written in (issue 22 §4).
    */
   carriedBytes: number;
 }
@@ -81,27 +83,146 @@ async function finish(path: string, backupPath: string | null, counts: Omit<Rewr
   return { path, backupPath, ...counts, stat: { size: st.size, mtimeMs: st.mtimeMs } };
 }
 
+/** How many times the new file is rewritten again to put late bytes of the old one in order. */
+const MAX_ORDER_REPAIRS = 5;
+
 /**
- * The one way an existing session file is replaced (issue 15 §1, §3): a temp next to the real
- * file with its owner and mode, then — immediately before the rename — the original checked
- * again and what was appended to it meanwhile carried over, then the rename, then whatever still
- * reached the old inode appended too. `basedOn` bytes of the original (mtime `mtimeMs`) are what
- * `produce` reads; `mayCarry` is false when `produce` writes past the original's end. Returns the
- * bytes carried over.
+ * The temp + settle + live check + rename of one round; `watch` is on the file being replaced,
+ * `afterRename` sees the new file before the directory fsync.
  */
-async function replaceOriginal(original: OpenOriginal, basedOn: number, mtimeMs: number, mayCarry: boolean, produce: (write: ByteSink) => Promise<void>, opts: RewriteOptions): Promise<number> {
-  const watch = await watchTail(original, basedOn, mtimeMs, mayCarry);
-  const renamed = await writeFileAtomicStream(original.realPath, produce, {
+function publish(watch: TailWatch, produce: (write: ByteSink) => Promise<void>, opts: RewriteOptions, afterRename: (renamed: AtomicWriteResult) => Promise<void>): Promise<AtomicWriteResult> {
+  const o = watch.original;
+  return writeFileAtomicStream(o.realPath, produce, {
     faults: opts.faults,
     beforeRename: async (temp) => {
       await settleBeforeRename(watch, temp);
       // an agent may have opened it while we streamed; the scan takes a moment, so settle after it
-      await assertNoOtherWriters(original.path, original.realPath, original.st);
+      await assertNoOtherWriters(o.path, o.realPath, o.st);
       await settleBeforeRename(watch, temp);
     },
+    afterRename,
   });
-  await carryAfterRename(watch, renamed);
-  return watch.carriedBeforeRename + watch.carriedAfterRename;
+}
+
+/**
+ * The one way an existing session file is replaced (issue 15 §1, §3): a temp next to the real
+ * file with its owner and mode, then — immediately before the rename — the original checked
+ * again and what was appended to it meanwhile carried over, then the rename. `basedOn` bytes of
+ * the original (mtime `mtimeMs`) are what `produce` reads; `mayCarry` is false when `produce`
+ * writes past the original's end. Returns the bytes carried over.
+ *
+ * Late bytes and their order (issue 22 §4). A program that appends by opening the path for each
+ * record (pi's appendFileSync) and opened it just before the rename writes that record into the
+ * old inode after our last look, while its NEXT record, opened after the rename, goes to the new
+ * file. File order decides the default leaf, so the late bytes must come before everything
+ * appended to the new file: every write to the old inode comes from an open before the rename,
+ * every write to the new file from an open after it, so "old inode first" is the order each
+ * writer wrote in. So:
+ *   1. right after the rename, and again once the old inode is final (tailCarry.ts
+ *      awaitOldInode: no process holds it open any more), its new bytes are appended to the new
+ *      file only while that still ends where we left it, and read back there (placeLate);
+ *   2. when the new file had grown first, or an append beat ours: the new file is rewritten once
+ *      more, the same guarded way, as [our bytes][the late bytes][what was appended to it], and
+ *      the same steps follow that rename — up to MAX_ORDER_REPAIRS times (each round's window is
+ *      a few microseconds; it converges at once in practice).
+ * When a repair is refused (a process now holds the new file open for writing, it was replaced)
+ * or the rounds run out, no byte is dropped: the late bytes end up at the end of the file and an
+ * error says that records may be out of order — never silently.
+ */
+async function replaceOriginal(original: OpenOriginal, basedOn: number, mtimeMs: number, mayCarry: boolean, produce: (write: ByteSink) => Promise<void>, opts: RewriteOptions): Promise<number> {
+  let watch = await watchTail(original, basedOn, mtimeMs, mayCarry);
+  let carried = 0;
+  let again: OpenOriginal | null = null; // our handle on a new file we rewrite again
+  // per round: the new file's bytes [0, end) are ours in order; late bytes not yet in it, in
+  // order; and where one of our appends landed out of order (it is in the file, to be moved)
+  let end = 0;
+  let pending: Buffer[] = [];
+  let misplaced: { bytes: Buffer; at: number } | null = null;
+  const pass = async (w: TailWatch, renamed: AtomicWriteResult): Promise<void> => {
+    if (misplaced || pending.length > 0) {
+      // the round needs a repair already: just collect
+      const r = await placeLate(w, renamed, -1);
+      if (r.kind === 'not-appended') pending.push(r.bytes);
+      return;
+    }
+    const r = await placeLate(w, renamed, end);
+    if (r.kind === 'placed') end = r.end;
+    else if (r.kind === 'not-appended') pending.push(r.bytes);
+    else if (r.kind === 'out-of-order') misplaced = { bytes: r.bytes, at: r.at };
+  };
+  const startRound = (w: TailWatch) => async (renamed: AtomicWriteResult) => {
+    end = renamed.size;
+    pending = [];
+    misplaced = null;
+    await pass(w, renamed);
+  };
+  let renamed = await publish(watch, produce, opts, startRound(watch));
+  try {
+    for (let round = 0; ; round++) {
+      const stillOpenBy = await awaitOldInode(watch);
+      await pass(watch, renamed);
+      carried += watch.copiedTo - watch.basedOn;
+      const late = Buffer.concat([...(misplaced ? [(misplaced as { bytes: Buffer }).bytes] : []), ...pending]);
+      if (late.length === 0) {
+        if (stillOpenBy) throw new Error(`${original.path}: the rewrite is complete, but ${stillOpenBy} still holds the replaced file open; what it writes from now on is not in the new file`);
+        return carried;
+      }
+      const cut = misplaced as { bytes: Buffer; at: number } | null;
+      const unplaced = Buffer.concat(pending);
+      const target = renamed;
+      const outOfOrder = async (why: string): Promise<never> => {
+        if (unplaced.length > 0) await appendAtEnd(original.path, target, unplaced);
+        throw new Error(
+          `${original.path}: ${late.length} bytes another program appended to the old file during the rewrite are at the end of the new file, after bytes appended to the new file meanwhile, so records may be out of the order they were written in (${why}); check the file's last records`,
+        );
+      };
+      if (round >= MAX_ORDER_REPAIRS) return outOfOrder(`still racing after ${MAX_ORDER_REPAIRS} repairs`);
+      await again?.fh.close();
+      again = null;
+      try {
+        again = { ...(await openOriginal(target.realPath, 'replace')), path: original.path };
+      } catch (e) {
+        return outOfOrder(e instanceof RewriteRefusedError ? `${e.reason}: ${e.detail}` : e instanceof Error ? e.message : String(e));
+      }
+      const next = again;
+      if (next.st.ino !== target.ino) return outOfOrder('another program replaced the new file');
+      const size = next.st.size;
+      const ours = end;
+      watch = await watchTail(next, size, next.st.mtimeMs, true);
+      try {
+        renamed = await publish(
+          watch,
+          async (write) => {
+            await copyRange(next.fh, 0, ours, write);
+            await write(late);
+            if (!cut) await copyRange(next.fh, ours, size, write);
+            else {
+              await copyRange(next.fh, ours, cut.at, write);
+              await copyRange(next.fh, cut.at + cut.bytes.length, size, write);
+            }
+          },
+          opts,
+          startRound(watch),
+        );
+      } catch (e) {
+        return outOfOrder(e instanceof RewriteRefusedError ? `${e.reason}: ${e.detail}` : e instanceof Error ? e.message : String(e));
+      }
+    }
+  } finally {
+    await again?.fh.close().catch(() => undefined);
+  }
+}
+
+/** Appends `bytes` at the end of the file we renamed into place (O_APPEND, fsynced): kept, if not in order. */
+async function appendAtEnd(path: string, renamed: AtomicWriteResult, bytes: Buffer): Promise<void> {
+  const out = await fsp.open(renamed.realPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+  try {
+    if ((await out.stat()).ino !== renamed.ino) throw new Error(`${path}: ${bytes.length} bytes appended to the old file during the rewrite could not be carried over: another program replaced the new file meanwhile`);
+    for (let off = 0; off < bytes.length; ) off += (await out.write(bytes, off, bytes.length - off)).bytesWritten;
+    await out.sync();
+  } finally {
+    await out.close();
+  }
 }
 
 /**

@@ -111,13 +111,25 @@ export async function assertNotLive(path: string, mtimeMs: number, opts: Omit<Gu
   }
 }
 
+/** How often, and how far apart, a writer found holding the file is looked for again. */
+const CONFIRM_LOOKS = 3;
+const CONFIRM_GAP_MS = 25;
+
 /**
  * Throws `live` — NOT forceable — when another process holds the file open for writing (Linux;
  * elsewhere the scan finds nothing). A rewrite renames a new file into place; that process would
  * go on appending to the old, orphaned inode and everything it writes would be lost (Part B §9).
  */
 export async function assertNoOtherWriters(path: string, realPath: string, st: { dev: number; ino: number }): Promise<void> {
-  const writers = await processesWritingTo(realPath, st.dev, st.ino);
+  let writers = await processesWritingTo(realPath, st.dev, st.ino);
+  // A writer that opens, appends and closes per record (pi's appendFileSync) holds the file for
+  // microseconds — longer when descheduled — and a rewrite carries its records over (tailCarry.ts).
+  // Only a process that still holds the same fd a moment later, every time we look, holds it open.
+  for (let look = 0; look < CONFIRM_LOOKS && writers.length > 0; look++) {
+    await new Promise((r) => setTimeout(r, CONFIRM_GAP_MS));
+    const again = await processesWritingTo(realPath, st.dev, st.ino);
+    writers = writers.filter((w) => again.some((a) => a.pid === w.pid && a.fd === w.fd));
+  }
   if (writers.length === 0) return;
   const who = writers.map((w) => `pid ${w.pid}${w.command ? ` (${w.command})` : ''}`);
   throw new RewriteRefusedError(
