@@ -271,3 +271,19 @@ test('(23d) export --session picks one session of a dsh store; without it the se
   assert.equal(log.code, 2);
   assert.match(log.stderr, /--session picks a session of a dsh SQLite store; .*raw\.jsonl is a dsh log of one session/);
 });
+
+test('(7) an export written with -o is 0600 under umask 0 (it holds the session\'s words)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-private-export-'));
+  try {
+    const src = join(dir, 's.jsonl');
+    const t = '2026-01-01T00:00:00Z';
+    writeFileSync(src, [{ type: 'session', version: 3, id: 's', timestamp: t, cwd: '/w' }, { type: 'message', id: 'a', parentId: null, timestamp: t, message: { role: 'user', content: 'a secret' } }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const out = join(dir, 'export.md');
+    const r = spawnSync('sh', ['-c', `umask 0 && "${process.execPath}" "${CLI}" export "${src}" --format md -o "${out}"`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(readFileSync(out, 'utf8'), /a secret/);
+    assert.equal((lstatSync(out).mode & 0o777).toString(8), '600');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
