@@ -2,7 +2,7 @@
 // the source never touched, and none of the upstream defects (pi #5669 labels, #9950 legacy).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -166,4 +166,18 @@ test('a fork never overwrites: an existing target is refused', async () => {
   writeFileSync(out, 'mine\n');
   await assert.rejects(forkSessionFile(src, 'a1', { outPath: out }));
   assert.equal(readFileSync(out, 'utf8'), 'mine\n');
+});
+
+test('issue 22 §7: a fork is a new file the user alone can read (0600), whatever the umask', async () => {
+  const dir = tmp();
+  const src = join(dir, 'src.jsonl');
+  writeFileSync(src, [line({ type: 'session', version: 3, id: 'srcsession', timestamp: T, cwd: '/w' }), msg('a1', null, 'user', 'a secret'), msg('a2', 'a1', 'assistant', 'kept'), ''].join('\n'));
+  const old = process.umask(0);
+  try {
+    const out = join(dir, 'fork.jsonl');
+    await forkSessionFile(src, 'a2', { outPath: out });
+    assert.equal((statSync(out).mode & 0o777).toString(8), '600');
+  } finally {
+    process.umask(old);
+  }
 });

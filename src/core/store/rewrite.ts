@@ -477,7 +477,8 @@ export async function writeNewSessionFile(path: string, header: SessionHeader, e
 export async function writeNewSessionText(path: string, text: string | Uint8Array, entryCount: number): Promise<RewriteResult> {
   if (await fsp.stat(path).then(() => true, () => false)) throw new RewriteRefusedError('exists', path, 'the file already exists; a new session file never overwrites');
   const tmp = tempPathFor(path);
-  let fh: fsp.FileHandle | null = await fsp.open(tmp, 'wx');
+  // A new session file (a fork, a repair) holds the session's words: the user's alone, whatever the umask.
+  let fh: fsp.FileHandle | null = await fsp.open(tmp, 'wx', 0o600);
   try {
     await (typeof text === 'string' ? fh.write(text) : fh.write(text));
     await fh.sync();
@@ -489,7 +490,7 @@ export async function writeNewSessionText(path: string, text: string | Uint8Arra
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw new RewriteRefusedError('exists', path, 'the file already exists; a repair never overwrites');
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw e;
-      await fsp.writeFile(path, text, { flag: 'wx' });
+      await fsp.writeFile(path, text, { flag: 'wx', mode: 0o600 });
     }
   } finally {
     await fh?.close().catch(() => undefined);
