@@ -7,10 +7,11 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/fixtures';
+import { age, bigSession, PAD } from '../helpers/bigSession';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
@@ -23,25 +24,7 @@ before(() => {
 
 const env = (extra: Record<string, string> = {}) => ({ ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache'), ...extra });
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
-function age(p: string): void {
-  const t = new Date(Date.now() - 60_000);
-  utimesSync(p, t, t);
-}
 
-const PAD = 'x'.repeat(900);
-/** A v1 (migrate) or v3 (title) session of about `mb` megabytes; message i says `m<i> …`. */
-function bigSession(path: string, version: 1 | 3, mb: number): number {
-  const n = Math.ceil((mb << 20) / 1000);
-  const parts = [version === 3 ? '{"type":"session","version":3,"id":"big"}' : '{"type":"session","id":"big"}'];
-  for (let i = 0; i < n; i++) {
-    const id = i.toString(16).padStart(8, '0');
-    const msg = { role: 'user', content: `m${i} ${PAD}` };
-    parts.push(JSON.stringify(version === 3 ? { type: 'message', id, parentId: i ? (i - 1).toString(16).padStart(8, '0') : null, message: msg } : { type: 'message', message: msg }));
-  }
-  writeFileSync(path, parts.join('\n') + '\n');
-  age(path);
-  return n;
-}
 
 // ---------------------------------------------------------------- §4 order under a racing writer
 

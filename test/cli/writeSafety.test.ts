@@ -4,10 +4,11 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { age, bigSession } from '../helpers/bigSession';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
@@ -22,26 +23,9 @@ function cli(...args: string[]): { code: number; stdout: string; stderr: string 
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: env(), maxBuffer: 256 << 20 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
-function age(p: string, ms = 60_000): void {
-  const t = new Date(Date.now() - ms);
-  utimesSync(p, t, t);
-}
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const PAD = 'x'.repeat(900);
-/** A v1 (migrate) or v3 (title) session of about `mb` megabytes. */
-function bigSession(path: string, version: 1 | 3, mb: number): void {
-  const n = Math.ceil((mb << 20) / 1000);
-  const parts = [version === 3 ? '{"type":"session","version":3,"id":"big"}' : '{"type":"session","id":"big"}'];
-  for (let i = 0; i < n; i++) {
-    const id = i.toString(16).padStart(8, '0');
-    const msg = { role: 'user', content: `m${i} ${PAD}` };
-    parts.push(JSON.stringify(version === 3 ? { type: 'message', id, parentId: i ? (i - 1).toString(16).padStart(8, '0') : null, message: msg } : { type: 'message', message: msg }));
-  }
-  writeFileSync(path, parts.join('\n') + '\n');
-  age(path);
-}
 
 const appendedLine = (k: number) => `${JSON.stringify({ type: 'message', message: { role: 'user', content: `appended-${k}` } })}\n`;
 
