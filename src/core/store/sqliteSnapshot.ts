@@ -100,7 +100,7 @@ function notRegular(st: Stats): string {
  * exist. Anything but a regular file is refused with a sentence naming it (`db` is the database
  * the error is about).
  */
-async function openRegular(db: string, file: string): Promise<FileHandle | null> {
+async function openRegular(db: string, file: string, check = true): Promise<{ fh: FileHandle; mtimeMs: number } | null> {
   let fh: FileHandle;
   try {
     fh = await open(file, OPEN_FLAGS);
@@ -116,10 +116,11 @@ async function openRegular(db: string, file: string): Promise<FileHandle | null>
     }
     throw e;
   }
+  if (!check) return { fh, mtimeMs: 0 };
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new SqliteSnapshotError('unreadable', db, `${file === db ? 'it' : file} is ${notRegular(st)}, not a regular file`);
-    return fh;
+    return { fh, mtimeMs: st.mtimeMs };
   } catch (e) {
     await fh.close();
     throw e;
@@ -127,22 +128,32 @@ async function openRegular(db: string, file: string): Promise<FileHandle | null>
 }
 
 async function readWhole(db: string, path: string): Promise<{ bytes: Buffer; mtimeMs: number } | null> {
-  const fh = await openRegular(db, path);
-  if (!fh) return null;
+  const opened = await openRegular(db, path);
+  if (!opened) return null;
   try {
-    const st = await fh.stat();
-    return { bytes: await fh.readFile(), mtimeMs: st.mtimeMs };
+    return { bytes: await opened.fh.readFile(), mtimeMs: opened.mtimeMs };
   } finally {
-    await fh.close();
+    await opened.fh.close();
   }
 }
 
+/**
+ * The WAL's first bytes. Opened without blocking but not checked to be a regular file: a FIFO
+ * reads as empty here, and readWhole (which does check) refuses it with a sentence. One system
+ * call less on each side of the window a checkpointing writer must leave alone.
+ */
 async function readWalHead(db: string, path: string): Promise<Buffer | null> {
-  const fh = await openRegular(db, path);
-  if (!fh) return null;
+  const opened = await openRegular(db, path, false);
+  if (!opened) return null;
+  const fh = opened.fh;
   try {
     const buf = Buffer.alloc(WAL_HEADER);
-    const { bytesRead } = await fh.read(buf, 0, WAL_HEADER, 0);
+    const { bytesRead } = await fh.read(buf, 0, WAL_HEADER, 0).catch(async (e: unknown) => {
+      // A positioned read of a FIFO or a device fails (ESPIPE): say what the file is instead.
+      const st = await fh.stat();
+      if (!st.isFile()) throw new SqliteSnapshotError('unreadable', db, `${path === db ? 'it' : path} is ${notRegular(st)}, not a regular file`);
+      throw e;
+    });
     return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
@@ -388,7 +399,8 @@ function mergeImage(path: string, db: Buffer, journal: Buffer | null, wal: Buffe
   return { image, pageSize, applied: merge.applied, ignored: merge.ignored, journalPages, hotJournal };
 }
 
-const TRIES = 5;
+/** Reads of a database that keeps changing under them (a writer committing and checkpointing in a loop) before it is called unstable. */
+const TRIES = 10;
 
 /** The database's last committed state as one image (main file + hot journal or committed WAL frames). */
 export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> {
@@ -396,17 +408,21 @@ export async function readSqliteSnapshot(path: string): Promise<SqliteSnapshot> 
   const journalPath = `${path}-journal`;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     try {
+      // As few steps as can be between the identities before and after (a writer that checkpoints
+      // often leaves only short windows): the journal, absent in WAL mode, costs a stat outside them.
+      // Its identity has its size and its change time in ns: a commit that deletes, truncates or
+      // zeroes it (PERSIST) changes it.
+      const journalBefore = await identity(journalPath);
       const headBefore = await readWalHead(path, walPath);
-      const journalBefore = `${await identity(journalPath)}/${(await readWalHead(path, journalPath))?.toString('hex') ?? ''}`;
       const idBefore = await identity(path);
       const db = await readWhole(path, path);
       if (!db) throw new SqliteSnapshotError('missing', path, 'no such database file');
       // After the main file: what a writer changed in it was journaled first.
-      const journal = await readWhole(path, journalPath);
+      const journal = journalBefore === '' ? null : await readWhole(path, journalPath);
       const wal = await readWhole(path, walPath);
       const headAfter = await readWalHead(path, walPath);
-      const journalAfter = `${await identity(journalPath)}/${(await readWalHead(path, journalPath))?.toString('hex') ?? ''}`;
       const idAfter = await identity(path);
+      const journalAfter = await identity(journalPath);
       const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null ? b === null : b !== null && a.equals(b));
       // A WAL reset (new salts), a truncation, a new WAL or a checkpoint into the main file between the reads: read again.
       if (!same(headBefore, headAfter) || !same(headBefore, wal ? wal.bytes.subarray(0, WAL_HEADER) : null) || idBefore !== idAfter) continue;
