@@ -1,11 +1,12 @@
 // Shared CLI plumbing: errors that carry `file:line`, output helpers, option parsing.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { SessionFormat } from '../core/formats/detect';
 import { sniffSessionFile } from '../core/formats/sniff';
 import { BlobStore } from '../core/formats/xcsh/blobs';
 import { escapeForTerminal, jsonForTerminal } from './terminalText';
+import { makePrivateDir } from '../core/store/privateDir';
 
 /** An error the CLI reports as `file:line: message` (`file: message` when `line` is 0: the whole file), exit 1; or a usage error (exit 2). */
 export class CliError extends Error {
@@ -169,32 +170,18 @@ export function errorText(e: unknown): string {
 }
 
 /**
- * Makes `dir` and its missing parents one at a time (Node's recursive mkdir loops forever where a
+ * Makes `dir` (0700) and its missing parents one at a time (Node's recursive mkdir loops forever where a
  * parent cannot be made, e.g. under /proc). A failure is a CliError on `dir` saying `what` it is
  * for: `<dir>: cannot make the search index folder: <parent> is not a directory`.
  */
 export async function ensureDir(dir: string, what: string): Promise<void> {
-  const missing: string[] = [];
-  let at = resolve(dir);
-  for (;;) {
-    // ENOTDIR: a parent is a file; going up finds which.
-    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : e));
-    if (st instanceof Error) throw new CliError(`cannot make ${what}: ${errorText(st)}`, dir, 0);
-    if (st) {
-      if (!st.isDirectory()) throw new CliError(at === resolve(dir) ? `not a directory, so it cannot be ${what}` : `cannot make ${what}: ${at} is not a directory`, dir, 0);
-      break;
-    }
-    missing.push(at);
-    const up = dirname(at);
-    if (up === at) break;
-    at = up;
-  }
-  for (const d of missing.reverse()) {
-    await mkdir(d).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EEXIST') return;
-      throw new CliError(`cannot make ${what}: ${d !== resolve(dir) ? `${d}: ` : ''}${errorText(e)}`, dir, 0);
-    });
-  }
+  const target = resolve(dir);
+  // The walk itself is the core's (privateDir.ts: level by level, 0700); here its errors become sentences.
+  await makePrivateDir(target).catch((e: NodeJS.ErrnoException) => {
+    const at = typeof e.path === 'string' ? resolve(e.path) : target;
+    if (e.code === 'ENOTDIR') throw new CliError(at === target ? `not a directory, so it cannot be ${what}` : `cannot make ${what}: ${at} is not a directory`, dir, 0);
+    throw new CliError(`cannot make ${what}: ${at !== target ? `${at}: ` : ''}${errorText(e)}`, dir, 0);
+  });
 }
 
 /** The width of the help text (main.ts HELP, FORCE_HELP): lines are wrapped to it, never past. */
