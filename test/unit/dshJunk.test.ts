@@ -6,41 +6,19 @@
 // chunks as small as 7 bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { assembleDshLog, readDshLog } from '../../src/core/formats/dsh/load';
 import { readRawLogFile } from '../../src/core/formats/dsh/rawLog';
 import { dshLogPath } from '../../src/core/formats/dsh/paths';
 import { DSH_FIXTURES, dshFixtureText, zstdLogFrames } from '../helpers/dshBuild';
+import { readInChild, RSS_CEILING_MB } from '../helpers/dshChild';
 
-const ROOT = resolve(__dirname, '../..');
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-junk-'));
 const GIB = 1024 * 1024 * 1024;
-const RSS_CEILING_MB = 600;
 
-function inChild(kind: 'log' | 'listing', file: string): { out: Record<string, unknown>; maxRssMb: number } {
-  const script = `
-    const mod = await import(${JSON.stringify(join(ROOT, 'src/core/formats/dsh/index.ts'))});
-    const dsh = mod.loadDshSource ? mod : mod.default;
-    const [kind, file] = process.argv.slice(-2);
-    let out;
-    if (kind === 'log') { const log = await dsh.loadDshSource(file); out = { state: log.state, events: log.events.length, diagnostics: log.diagnostics }; }
-    else out = await dsh.readDshListing(file);
-    process.stdout.write(JSON.stringify({ out, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
-  `;
-  // The timeout only keeps a run of an unbounded reader from hanging the suite; nothing is timed.
-  const r = spawnSync(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', '--input-type=module', '-e', script, kind, file], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.equal(r.status, 0, `the reader's process failed (${r.signal ?? r.status}): ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.stdout) as { out: Record<string, unknown>; maxRssMb: number };
-}
 
 type Diag = { kind: string; message: string; offset?: number; line: number };
 
@@ -49,7 +27,7 @@ test('(15) a raw log whose tail is a sparse 1 GiB of NULs (no newline): torn tai
   const text = dshFixtureText('dsh-cancel-aborted.session.jsonl');
   writeFileSync(file, text);
   truncateSync(file, Buffer.byteLength(text) + GIB);
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   assert.equal(out.state, 'torn');
   const torn = (out.diagnostics as Diag[]).find((d) => d.kind === 'torn-tail');
   assert.ok(torn);
@@ -66,7 +44,7 @@ test('(15) 1 GiB of NUL lines before a later turn/end: corrupt (dsh refuses it),
   writeFileSync(file, head);
   truncateSync(file, Buffer.byteLength(head) + GIB);
   appendFileSync(file, tail);
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   assert.equal(out.state, 'corrupt');
   const bad = (out.diagnostics as Diag[]).find((d) => d.kind === 'dsh-bad-record');
   assert.ok(bad, JSON.stringify(out.diagnostics));
@@ -82,14 +60,14 @@ test('(15) listing a sparse 1 GiB NUL file named session.jsonl: refused from its
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, '');
   truncateSync(file, GIB);
-  const { out, maxRssMb } = inChild('listing', file);
+  const { out, maxRssMb } = readInChild('listing', file);
   assert.equal(out.ok, false);
   assert.match(String(out.reason), /not JSON|NUL/);
   assert.ok(maxRssMb < RSS_CEILING_MB, `peak RSS ${maxRssMb} MB`);
   // a header line followed by NULs: the header is read, the NULs are not
   writeFileSync(file, dshFixtureText('dsh-cancel-aborted.session.jsonl').split('\n')[0] + '\n');
   truncateSync(file, GIB);
-  const listed = inChild('listing', file);
+  const listed = readInChild('listing', file);
   assert.equal(listed.out.ok, true, JSON.stringify(listed.out));
   assert.ok(listed.maxRssMb < RSS_CEILING_MB, `peak RSS ${listed.maxRssMb} MB`);
 });
@@ -100,7 +78,7 @@ test('(15) a .jsonl.zstd log followed by a sparse 1 GiB of NULs, or torn inside 
   const file = join(dir, 'session.jsonl.zstd');
   writeFileSync(file, bytes);
   truncateSync(file, bytes.length + GIB);
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   assert.equal(out.state, 'corrupt');
   const frame = (out.diagnostics as Diag[]).find((d) => d.kind === 'dsh-frame');
   assert.ok(frame);
@@ -114,7 +92,7 @@ test('(15) a .jsonl.zstd log followed by a sparse 1 GiB of NULs, or torn inside 
   const file2 = join(dir, 'torn.jsonl.zstd');
   writeFileSync(file2, bytes.subarray(0, cutAt));
   truncateSync(file2, cutAt + GIB);
-  const torn = inChild('log', file2);
+  const torn = readInChild('log', file2);
   const bad = (torn.out.diagnostics as Diag[]).find((d) => d.kind === 'dsh-frame');
   assert.ok(bad, JSON.stringify(torn.out.diagnostics));
   assert.match(bad.message, new RegExp(`the zstd frame at byte ${lastStart} runs past 68157440 bytes without a last block`));

@@ -6,18 +6,15 @@
 // header, RLE blocks (Block_Type = 1, one byte each), an optional checksum.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { dshFixtureText, storeSessionOf, writeDshStore, zstdFrame } from '../helpers/dshBuild';
 import { dshLogPath } from '../../src/core/formats/dsh/paths';
+import { readInChild, RSS_CEILING_MB } from '../helpers/dshChild';
 
-const ROOT = resolve(__dirname, '../..');
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-bomb-'));
-const MIB = 1024 * 1024;
-/** The most a bounded reader may peak at (its own code, tsx and the WASM modules included). */
-const RSS_CEILING_MB = 600;
 
 /** A zstd frame header: content size (8 bytes) when given, single segment or a window of 2^windowLog. */
 function frameHeader(o: { contentSize?: number; singleSegment?: boolean; checksum?: boolean; windowLog?: number }): Buffer {
@@ -54,29 +51,6 @@ function rleBomb(count: number, byte = 0x78, checksum = true): Buffer {
 
 const HEADER = JSON.stringify({ type: 'session', version: 0, id: 'bomb', createdAt: 1783600629539, cwd: '/work/bomb', delegationDepth: 0 });
 
-/** Runs one reader over `file` in a child process; its JSON answer plus its own peak RSS (MB). */
-function inChild(kind: 'log' | 'listing' | 'store-list' | 'store-load', file: string): { out: Record<string, unknown>; maxRssMb: number } {
-  const script = `
-    const mod = await import(${JSON.stringify(join(ROOT, 'src/core/formats/dsh/index.ts'))});
-    const dsh = mod.loadDshSource ? mod : mod.default;
-    const [kind, file] = process.argv.slice(-2);
-    let out;
-    if (kind === 'log') { const log = await dsh.loadDshSource(file); out = { state: log.state, events: log.events.length, diagnostics: log.diagnostics }; }
-    else if (kind === 'listing') out = await dsh.readDshListing(file);
-    else if (kind === 'store-list') out = { sessions: await dsh.listDshDatabaseSessions(file) };
-    else { const log = await dsh.loadDshDatabaseSession(file, 'bomb'); out = { state: log.state, events: log.events.length, diagnostics: log.diagnostics }; }
-    process.stdout.write(JSON.stringify({ out, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
-  `;
-  // The timeout only keeps a run of the unbounded reader from hanging the suite; nothing is timed.
-  const r = spawnSync(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', '--input-type=module', '-e', script, kind, file], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 64 * MIB,
-  });
-  assert.equal(r.status, 0, `the reader's process failed (${r.signal ?? r.status}): ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.stdout) as { out: Record<string, unknown>; maxRssMb: number };
-}
 
 type Diag = { kind: string; message: string; offset?: number };
 
@@ -86,7 +60,7 @@ test('(9) a .jsonl.zstd frame of RLE blocks decoding to 1.5 GB: doctor reports t
   const file = join(dir, 'bomb.jsonl.zstd');
   // 12 000 blocks × 128 KiB = 1.5 GiB from a 48 KB frame
   writeFileSync(file, Buffer.concat([header, rleBomb(12_000)]));
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   assert.equal(out.state, 'corrupt');
   const diags = out.diagnostics as Diag[];
   const frame = diags.find((d) => d.kind === 'dsh-frame');
@@ -101,11 +75,11 @@ test('(9) the same bomb as the header frame: listing (ls) and loading refuse it 
   const file = dshLogPath(root, '/work/bomb', 'bomb', 'zstd');
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, rleBomb(12_000));
-  const listed = inChild('listing', file);
+  const listed = readInChild('listing', file);
   assert.equal(listed.out.ok, false);
   assert.match(String(listed.out.reason), /the zstd frame at byte 0 decodes to more than 1 MiB/);
   assert.ok(listed.maxRssMb < RSS_CEILING_MB, `listing: peak RSS ${listed.maxRssMb} MB`);
-  const loaded = inChild('log', file);
+  const loaded = readInChild('log', file);
   assert.equal(loaded.out.state, 'corrupt');
   assert.match((loaded.out.diagnostics as Diag[])[0]!.message, /the zstd frame at byte 0 decodes to more than 1 MiB/);
   assert.ok(loaded.maxRssMb < RSS_CEILING_MB, `load: peak RSS ${loaded.maxRssMb} MB`);
@@ -118,7 +92,7 @@ test('(11) a ~60-byte frame claiming 1 GiB of content is refused from its header
   assert.ok(claim.length < 200);
   const file = join(dir, 'claim.jsonl.zstd');
   writeFileSync(file, Buffer.concat([header, claim]));
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   assert.equal(out.state, 'corrupt');
   const frame = (out.diagnostics as Diag[]).find((d) => d.kind === 'dsh-frame');
   assert.ok(frame);
@@ -128,12 +102,12 @@ test('(11) a ~60-byte frame claiming 1 GiB of content is refused from its header
   // the same claim as the header frame, and a window claim (not single-segment, window 2^31)
   const file2 = join(dir, 'claim-header.jsonl.zstd');
   writeFileSync(file2, claim);
-  const listed = inChild('listing', file2);
+  const listed = readInChild('listing', file2);
   assert.match(String(listed.out.reason), /the zstd frame at byte 0 declares 1073741824 bytes of content, above the 1 MiB/);
   assert.ok(listed.maxRssMb < RSS_CEILING_MB);
   const file3 = join(dir, 'window.jsonl.zstd');
   writeFileSync(file3, Buffer.concat([header, frameHeader({ windowLog: 31, checksum: true }), rleBlocks(0x7b, 16, 1), Buffer.alloc(4)]));
-  const win = inChild('log', file3);
+  const win = readInChild('log', file3);
   assert.match((win.out.diagnostics as Diag[]).find((d) => d.kind === 'dsh-frame')!.message, /asks for a 2147483648-byte decoding window, above zstd's own limit of 128 MiB/);
   assert.ok(win.maxRssMb < RSS_CEILING_MB);
 });
@@ -144,7 +118,7 @@ test('(9) a torn final bomb frame recovers at most 64 MiB and says so', () => {
   const bomb = rleBomb(12_000);
   const file = join(dir, 'torn.jsonl.zstd');
   writeFileSync(file, Buffer.concat([header, bomb.subarray(0, bomb.length - 10)]));
-  const { out, maxRssMb } = inChild('log', file);
+  const { out, maxRssMb } = readInChild('log', file);
   const torn = (out.diagnostics as Diag[]).find((d) => d.kind === 'torn-tail');
   assert.ok(torn, JSON.stringify(out.diagnostics));
   assert.match(torn.message, /more than the 64 MiB a frame may hold: decoding stopped there/);
@@ -160,14 +134,14 @@ test('(10) a zstd bomb as the `data` BLOB of a dsh SQLite store: listing and loa
   execFileSync('/usr/bin/sqlite3', [db, `UPDATE events SET data = readfile('${blob}') WHERE session_id = 'bomb' AND type = 'session/title';`]);
   const titleSeq = Number(execFileSync('/usr/bin/sqlite3', [db, "SELECT min(seq) FROM events WHERE session_id = 'bomb' AND type = 'session/title';"], { encoding: 'utf8' }));
 
-  const listed = inChild('store-list', db);
+  const listed = readInChild('store-list', db);
   const [s] = listed.out.sessions as Array<{ id: string; title: string | null; titleProblem?: string }>;
   assert.equal(s!.id, 'bomb');
   assert.equal(s!.title, null);
   assert.match(String(s!.titleProblem), /decodes to more than 1 MiB/);
   assert.ok(listed.maxRssMb < RSS_CEILING_MB, `list: peak RSS ${listed.maxRssMb} MB`);
 
-  const loaded = inChild('store-load', db);
+  const loaded = readInChild('store-load', db);
   const bad = (loaded.out.diagnostics as Array<Diag & { seq?: number }>).find((d) => d.kind === 'dsh-bad-record');
   assert.ok(bad, JSON.stringify(loaded.out.diagnostics));
   assert.equal(bad.seq, titleSeq);
