@@ -2,6 +2,7 @@
 // is then SIGKILLed (so nothing it has not committed, and no checkpoint at close, reaches the
 // files), or kept alive holding its transaction until `release()` kills it.
 import { spawn } from 'node:child_process';
+import { openSqliteSnapshot } from '../../src/core/store/sqliteSnapshot';
 
 export const SQLITE3 = '/usr/bin/sqlite3';
 
@@ -46,4 +47,14 @@ export async function sqliteWriter(db: string, sql: string): Promise<LiveWriter>
 /** Runs `sql` in a writer that is SIGKILLed right after (before it could checkpoint at exit). */
 export async function sqliteKilledAfter(db: string, sql: string): Promise<void> {
   await (await sqliteWriter(db, sql)).release();
+}
+
+/** Column `a` of table `t`, in order, as the snapshot reader reads the database (the snapshot tests' probe). */
+export async function snapshotValues(db: string): Promise<number[]> {
+  const h = await openSqliteSnapshot(db);
+  try {
+    return h.all('SELECT a FROM t ORDER BY a').map((r) => Number(r.a));
+  } finally {
+    h.close();
+  }
 }

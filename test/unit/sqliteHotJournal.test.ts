@@ -12,11 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteSnapshot, readSqliteSnapshot, walChecksum } from '../../src/core/store/sqliteSnapshot';
+import { readSqliteSnapshot, walChecksum } from '../../src/core/store/sqliteSnapshot';
 import { listDshDatabaseSessions, loadDshDatabaseSession } from '../../src/core/formats/dsh/index';
 import { openPromptHistory } from '../../src/core/history/promptHistory';
 import { dshFixtureText, storeSessionOf, writeDshStore } from '../helpers/dshBuild';
-import { SQLITE3, sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
+import { snapshotValues, SQLITE3, sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-journal-'));
 const WAL_SETUP = 'PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;';
@@ -37,14 +37,6 @@ function sqliteOnCopy(db: string, sql: string): string {
   return execFileSync(SQLITE3, [copy, sql], { encoding: 'utf8' }).trim();
 }
 
-async function values(db: string): Promise<number[]> {
-  const h = await openSqliteSnapshot(db);
-  try {
-    return h.all('SELECT a FROM t ORDER BY a').map((r) => Number(r.a));
-  } finally {
-    h.close();
-  }
-}
 
 /** Appends to the WAL of `db` a checksum-valid commit frame (page 2 again) claiming a database of `claimPages` pages. */
 function forgeWalCommit(db: string, claimPages: number): { walBytes: number } {
@@ -83,7 +75,7 @@ test('(13) a WAL commit frame claiming a 512 MB (or 2 GB) database is damage: ig
     assert.equal(snap.walFramesIgnored, 1);
     assert.equal(snap.problems.length, 1);
     assert.match(snap.problems[0]!, new RegExp(`claims a database of ${claimBytes / 4096} pages of 4096 bytes, but the database file and the WAL hold at most \\d+: damaged`));
-    assert.deepEqual(await values(db), [1, 2, 3]);
+    assert.deepEqual(await snapshotValues(db), [1, 2, 3]);
   }
 });
 
@@ -94,7 +86,7 @@ test('(13) a WAL of many small commits is merged in one pass (no copy of the pag
   const snap = await readSqliteSnapshot(db);
   assert.ok(snap.walFramesApplied >= 400);
   assert.deepEqual(snap.problems, []);
-  assert.equal((await values(db)).length, 400);
+  assert.equal((await snapshotValues(db)).length, 400);
 });
 
 test('(5) a dsh store in rollback mode: a live writer that spilled an uncommitted change into the file, then SIGKILLed, is read as committed (as sqlite3 reads it), read-only', async () => {
@@ -172,7 +164,7 @@ test('(5) a journal that is not hot is ignored: PERSIST mode zeroes its header a
   const journal = readFileSync(`${db}-journal`);
   assert.ok(journal.length > 0 && journal[0] === 0, 'the persisted journal has a zeroed header');
   assert.equal(sqliteOnCopy(db, 'SELECT group_concat(a) FROM t;'), '2,3');
-  assert.deepEqual(await values(db), [2, 3]);
+  assert.deepEqual(await snapshotValues(db), [2, 3]);
   const snap = await readSqliteSnapshot(db);
   assert.equal(snap.hotJournal, false);
 });
@@ -182,7 +174,7 @@ test('(5) a hot journal claiming an original size beyond the files is damage: ig
   await sqliteKilledAfter(db, `PRAGMA journal_mode=DELETE; CREATE TABLE t(a); INSERT INTO t VALUES (1);`);
   await sqliteKilledAfter(db, `PRAGMA cache_size=1; BEGIN; INSERT INTO t VALUES (2); ${SPILL}`);
   const journalPath = `${db}-journal`;
-  assert.deepEqual(await values(db), [1]);
+  assert.deepEqual(await snapshotValues(db), [1]);
   const journal = readFileSync(journalPath);
   journal.writeUInt32BE(0x7fffffff, 16);
   writeFileSync(journalPath, journal);

@@ -6,20 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteSnapshot, readSqliteSnapshot, SqliteSnapshotError } from '../../src/core/store/sqliteSnapshot';
 import { spawn } from 'node:child_process';
-import { sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
+import { snapshotValues, sqliteKilledAfter, sqliteWriter } from '../helpers/sqliteCli';
 
 const WAL_SETUP = 'PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;';
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-sqlite-'));
 const hash = (p: string): string => (existsSync(p) ? createHash('sha256').update(readFileSync(p)).digest('hex') : 'absent');
 
-async function values(db: string): Promise<number[]> {
-  const h = await openSqliteSnapshot(db);
-  try {
-    return h.all('SELECT a FROM t ORDER BY a').map((r) => Number(r.a));
-  } finally {
-    h.close();
-  }
-}
 
 test('rows committed to the WAL but never checkpointed are visible (writer SIGKILLed before it could checkpoint)', async () => {
   const db = join(tmp(), 'w.db');
@@ -27,7 +19,7 @@ test('rows committed to the WAL but never checkpointed are visible (writer SIGKI
   assert.ok(statSync(`${db}-wal`).size > 0, 'the rows are in the WAL');
   const snap = await readSqliteSnapshot(db);
   assert.ok(snap.walFramesApplied > 0);
-  assert.deepEqual(await values(db), [1, 2, 3]);
+  assert.deepEqual(await snapshotValues(db), [1, 2, 3]);
 });
 
 test("an uncommitted transaction's frames (spilled to the WAL) are not visible, while its writer is alive and after it is killed", async () => {
@@ -41,11 +33,11 @@ test("an uncommitted transaction's frames (spilled to the WAL) are not visible, 
     const snap = await readSqliteSnapshot(db);
     assert.ok(snap.walFramesIgnored > 0, 'the open transaction spilled frames into the WAL');
     // the writer holds the write lock: reading takes none and sees the last commit
-    assert.deepEqual(await values(db), [1]);
+    assert.deepEqual(await snapshotValues(db), [1]);
   } finally {
     await writer.release();
   }
-  assert.deepEqual(await values(db), [1]);
+  assert.deepEqual(await snapshotValues(db), [1]);
 });
 
 test('a torn final WAL frame is ignored: the commit it belonged to is not visible, earlier ones are', async () => {
@@ -55,9 +47,9 @@ test('a torn final WAL frame is ignored: the commit it belonged to is not visibl
   await sqliteKilledAfter(db, `${WAL_SETUP} INSERT INTO t VALUES (2);`);
   const wal = `${db}-wal`;
   assert.ok(statSync(wal).size > firstWal);
-  assert.deepEqual(await values(db), [1, 2]);
+  assert.deepEqual(await snapshotValues(db), [1, 2]);
   truncateSync(wal, statSync(wal).size - 100);
-  assert.deepEqual(await values(db), [1]);
+  assert.deepEqual(await snapshotValues(db), [1]);
 });
 
 test('a frame whose checksum does not chain ends the WAL there', async () => {
@@ -68,7 +60,7 @@ test('a frame whose checksum does not chain ends the WAL there', async () => {
   const bytes = readFileSync(`${db}-wal`);
   bytes[firstWal + 24 + 100] ^= 0xff; // a byte of the first page of the second transaction
   writeFileSync(`${db}-wal`, bytes);
-  assert.deepEqual(await values(db), [1]);
+  assert.deepEqual(await snapshotValues(db), [1]);
 });
 
 test('reading writes nothing: the files keep their bytes, and no -shm is created', async () => {
@@ -79,7 +71,7 @@ test('reading writes nothing: the files keep their bytes, and no -shm is created
   copyFileSync(src, db);
   copyFileSync(`${src}-wal`, `${db}-wal`);
   const before = [hash(db), hash(`${db}-wal`)];
-  assert.deepEqual(await values(db), [1, 2]);
+  assert.deepEqual(await snapshotValues(db), [1, 2]);
   assert.deepEqual([hash(db), hash(`${db}-wal`)], before);
   assert.equal(existsSync(`${db}-shm`), false);
   assert.equal(existsSync(`${db}-journal`), false);
@@ -88,9 +80,9 @@ test('reading writes nothing: the files keep their bytes, and no -shm is created
 test('a rollback-journal database without WAL reads as is; a stale -wal beside it is not applied', async () => {
   const db = join(tmp(), 'j.db');
   await sqliteKilledAfter(db, 'CREATE TABLE t(a); INSERT INTO t VALUES (7);');
-  assert.deepEqual(await values(db), [7]);
+  assert.deepEqual(await snapshotValues(db), [7]);
   writeFileSync(`${db}-wal`, Buffer.alloc(64, 1));
-  assert.deepEqual(await values(db), [7]);
+  assert.deepEqual(await snapshotValues(db), [7]);
 });
 
 test('missing, foreign and damaged files are clear typed errors', async () => {
