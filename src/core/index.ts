@@ -25,5 +25,4 @@ export * from './formats/xcsh/stats';
 export * from './formats/xcsh/title';
 export * from './formats/xcsh/cwd';
 export * from './discovery/discovery';
-export * from './formats/xcsh/document';
 export * from './formats/xcsh/manager';

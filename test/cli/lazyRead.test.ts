@@ -39,7 +39,7 @@ test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and pr
   const r = boundedCli(out, 'context', big);
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   const ctx = JSON.parse(readFileSync(out, 'utf8')) as { leafId: string; messages: unknown[]; messageSources: string[] };
-  const model = await LazyXcshModel.tryOpen(big);
+  const model = await LazyXcshModel.open(big);
   assert.ok(model);
   const info = await model.context(null);
   assert.equal(ctx.leafId, info.leafId);
@@ -64,7 +64,7 @@ test('the CLI keeps a big session\'s index in its cache folder: the next command
 });
 
 test(`doctor (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: clean, every entry counted`, async () => {
-  const model = await LazyXcshModel.tryOpen(big);
+  const model = await LazyXcshModel.open(big);
   assert.ok(model);
   const text = boundedCli(join(dir, 'doctor.txt'), 'doctor', big);
   assert.equal(text.status, 0, text.stderr.slice(-2000));
@@ -112,7 +112,7 @@ function mainLineSession(path: string, bytes: number): number {
 test(`tree (text and --json) on a session of over 150 MB runs under a ${HEAP_MB} MB heap: a row per entry, the default leaf marked`, async () => {
   const big = join(dir, 'main-line.jsonl');
   mainLineSession(big, 160 << 20);
-  const model = await LazyXcshModel.tryOpen(big);
+  const model = await LazyXcshModel.open(big);
   assert.ok(model);
   const n = model.index.n;
   const leaf = await model.defaultLeaf();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel } from '../reference/xcshModel';
 import { shortenPreview } from '../../src/core/engine/xcsh/branchQueries';
 import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
 import { computeVisibleTree, entryPreview, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';

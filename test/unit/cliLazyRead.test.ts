@@ -1,7 +1,7 @@
-// `session-loom context` (and doctor, tree) read a session in the lazy scope through the lazy
-// index (issue 11) and must print byte for byte what the eager document prints: stdout, stderr,
-// exit code and errors, at the default leaf, at `--leaf null`, at many leaves, with `--pretty`
-// and `--blobs`. The commands run in-process; `readPaths.eager` forces the eager reference.
+// `session-loom context` (and entries, doctor, tree) read every xcsh file through the session
+// engine's index (issues 11 and 23) and must print byte for byte what the whole-file reference
+// prints (test/reference/cliRead.ts): stdout, stderr, exit code and errors, at the default leaf,
+// at `--leaf null`, at many leaves, with `--pretty` and `--blobs`. The commands run in-process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { contextCommand, doctorCommand, treeCommand } from '../../src/cli/commands/read';
-import { readPaths } from '../../src/cli/commands/lazyRead';
-import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { entriesCommand } from '../../src/cli/commands/read';
+import { referenceContext, referenceDoctor, referenceEntries, referenceTree } from '../reference/cliRead';
+import { openSessionDocument } from '../reference/document';
 import { generateSession } from '../../bench/generate';
 import { fixtureFiles } from '../helpers/fixtures';
 import { migratedCopy } from '../helpers/migrated';
@@ -29,18 +29,22 @@ interface Outcome {
   error: string | null;
 }
 
+const REFERENCE = new Map<Command, Command>([
+  [contextCommand, referenceContext],
+  [entriesCommand, referenceEntries],
+  [treeCommand, referenceTree],
+  [doctorCommand, referenceDoctor],
+]);
+
 async function runWith(eager: boolean, cmd: Command, argv: string[]): Promise<Outcome> {
   let out = '';
   let err = '';
   const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t) };
-  readPaths.eager = eager;
   try {
-    const code = await cmd(argv, io);
+    const code = await (eager ? REFERENCE.get(cmd)! : cmd)(argv, io);
     return { code, out, err, error: null };
   } catch (e) {
     return { code: null, out, err, error: `${(e as Error).name}: ${(e as Error).message}` };
-  } finally {
-    readPaths.eager = false;
   }
 }
 
@@ -48,7 +52,7 @@ async function assertSameOutput(cmd: Command, argv: string[]): Promise<void> {
   const eager = await runWith(true, cmd, argv);
   const lazy = await runWith(false, cmd, argv);
   // Compared whole (not field by field) so a mismatch shows where the bytes part.
-  assert.deepEqual(lazy, eager, `lazy ≠ eager for ${argv.join(' ')}`);
+  assert.deepEqual(lazy, eager, `engine ≠ reference for ${argv.join(' ')}`);
 }
 
 /** Leaves where contexts differ: the first entries, the last ones, every 1/k-th, each compaction and its neighbours. */
@@ -68,7 +72,6 @@ async function probeLeaves(path: string, count = 8): Promise<string[]> {
 }
 
 async function assertContextParity(path: string, leaves: readonly string[], extra: string[] = []): Promise<void> {
-  assert.equal((await buildLazyIndex(path)).kind, 'indexed', `${path} is in the lazy scope`);
   for (const pretty of [[], ['--pretty']]) {
     await assertSameOutput(contextCommand, [path, ...pretty, ...extra]);
     await assertSameOutput(contextCommand, [path, '--leaf', 'null', ...pretty, ...extra]);
@@ -86,6 +89,7 @@ async function assertDoctorParity(path: string, extra: string[] = []): Promise<v
 
 async function assertTreeParity(path: string): Promise<void> {
   for (const form of [[], ['--json'], ['--json', '--pretty']]) await assertSameOutput(treeCommand, [path, ...form]);
+  for (const form of [[], ['--pretty']]) await assertSameOutput(entriesCommand, [path, ...form]);
 }
 
 /** Every lazily read command prints what the eager path prints on this file. */
@@ -102,9 +106,8 @@ test('context, doctor, tree: migrated upstream-full fixtures and the headed real
   for (const path of files) await assertParity(path, await probeLeaves(path));
 });
 
-test('context, doctor, tree: files outside the lazy scope (v1 fixtures, the header-less real one) still print what they printed', async () => {
-  for (const path of [...fixtureFiles('upstream'), ...fixtureFiles('real-v3')]) {
-    if ((await buildLazyIndex(path)).kind === 'indexed') continue;
+test('context, doctor, tree, entries: files the loader reshapes (v1 fixtures, the header-less real one) print what the reference prints', async () => {
+  for (const path of [...fixtureFiles('upstream'), ...fixtureFiles('real-v3').filter((f) => !readFileSync(f, 'utf8').startsWith('{"type":"session"'))]) {
     await assertSameOutput(contextCommand, [path]);
     await assertSameOutput(contextCommand, [path, '--pretty']);
     await assertDoctorParity(path);

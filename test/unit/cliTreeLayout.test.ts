@@ -3,15 +3,15 @@
 // level and each side branch hangs one level under its fork point, so the indentation is bounded
 // by how deeply side branches nest, not by how many forks the main line passed (it used to grow by
 // a level at each fork: 252 MB indented to 3,666 columns on a generated 100k-entry session). The
-// eager printer (read.ts) and the lazy one (lazyTreeCommand.ts) are both run; --json is unchanged.
+// engine's printer (lazyTreeCommand.ts) and the whole-file reference (test/reference/cliRead.ts)
+// are both run; --json is unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { treeCommand } from '../../src/cli/commands/read';
-import { readPaths } from '../../src/cli/commands/lazyRead';
-import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
+import { referenceTree } from '../reference/cliRead';
 import type { Io } from '../../src/cli/util';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-treelayout-'));
@@ -19,18 +19,12 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-treelayout-'));
 async function tree(path: string, eager: boolean, ...extra: string[]): Promise<string> {
   let out = '';
   const io: Io = { out: (t) => void (out += t), err: () => undefined };
-  readPaths.eager = eager;
-  try {
-    assert.equal(await treeCommand([path, ...extra], io), 0);
-  } finally {
-    readPaths.eager = false;
-  }
+  assert.equal(await (eager ? referenceTree : treeCommand)([path, ...extra], io), 0);
   return out;
 }
 
 /** Both printers: the same text, which is returned. */
 async function treeText(path: string): Promise<string> {
-  assert.equal((await buildLazyIndex(path)).kind, 'indexed', 'the lazy printer reads this file');
   const eager = await tree(path, true);
   const lazy = await tree(path, false);
   assert.equal(lazy, eager, 'lazy and eager print the same text');

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { compareLeaves, sharedPrefix, loadSide } from '../../src/core/compare/compareContexts';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { forkSessionFile } from '../../src/core/fork/forkSession';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 
 const DEMO = join(REPO_ROOT, 'samples', 'sessions', '--demo-project--', '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHART_MAX_MESSAGES, chartPoints, modelTotals } from '../../src/protocol/chartData';
+import { XcshModel } from '../reference/xcshModel';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { allMessages } from '../../src/core/export/contextMarkdown';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +42,7 @@ test('model.chart(leaf) is the chart of the leaf\'s messages and cut entries, fo
   try {
     for (const file of files) {
       for (const how of ['eager', 'lazy', 'worker'] as const) {
-        const model = how === 'worker' ? await host.open({ path: file }) : await openSessionModel(file, { eager: how === 'eager' });
+        const model = how === 'worker' ? await host.open({ path: file }) : how === 'eager' ? await XcshModel.open(file) : await openSessionModel(file);
         try {
           const leaves = [await model.defaultLeaf(), null];
           for (const leafId of leaves) {

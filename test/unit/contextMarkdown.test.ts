@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { contextMarkdown, fenced } from '../../src/core/export/contextMarkdown';
 import { openSessionModel } from '../../src/core/engine/openModel';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { fixture } from '../helpers/fixtures';
 
 const T = '2026-01-01T00:00:00.000Z';

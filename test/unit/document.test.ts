@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSessionDocument, sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument, sessionDocumentFromText } from '../reference/document';
 import { fixture } from '../helpers/fixtures';
 
 test('tree diagnostics are merged with reader diagnostics, with line numbers, sorted', async () => {

@@ -10,7 +10,7 @@ import { buildExportData, parentsFromRows } from '../../src/core/export/exportDa
 import { jsonScriptText } from '../../src/core/inlineHtml';
 import { allMessages } from '../../src/core/export/contextMarkdown';
 import { openSessionModel } from '../../src/core/engine/openModel';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { fixture, REPO_ROOT } from '../helpers/fixtures';
 
 const DEMO = join(REPO_ROOT, 'samples', 'sessions', '--demo-project--', '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadSessionFromText } from '../../src/core/formats/xcsh/load';
-import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { sessionDocumentFromText } from '../reference/document';
 import { readHeaderVersion, versionWriteRefusal } from '../../src/core/formats/xcsh/version';
 import { fixture } from '../helpers/fixtures';
 

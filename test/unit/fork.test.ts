@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { forkSessionFile, ForkRefusedError } from '../../src/core/fork/forkSession';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { severityOf } from '../../src/core/diagnostics';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture } from '../helpers/fixtures';

@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, truncate
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
-import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../reference/document';
 import { loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';

@@ -8,9 +8,9 @@ import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel } from '../reference/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
-import { buildLazyIndex, type LazyIndexData } from '../../src/core/engine/xcsh/lazy/lazyIndex';
+import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
 import { CACHED_INDEX_FIELDS, CACHED_TREE_FIELDS, IndexCache, INDEX_CACHE_FORMAT, readIndexFile, writeIndexFile } from '../../src/core/engine/xcsh/lazy/indexCache';
 import { ModelHost } from '../../src/core/engine/worker/modelHost';
 import { generateSession } from '../../bench/generate';
@@ -26,7 +26,7 @@ const blobDir = join(tmpdir(), 'sl-no-blobs');
 /** Opens through `cache`; `fromCache`: the open read no chunk of the file (a full pass reports each one). */
 async function open(path: string, cache: IndexCache): Promise<{ model: LazyXcshModel; fromCache: boolean }> {
   let read = false;
-  const model = await LazyXcshModel.tryOpen(path, { blobDir, indexCache: cache, onProgress: () => (read = true) });
+  const model = await LazyXcshModel.open(path, { blobDir, indexCache: cache, onProgress: () => (read = true) });
   assert.ok(model, `${path} is in the lazy scope`);
   // The save runs in the model's refresh queue: a refresh after it waits for it.
   await model.refresh();
@@ -57,9 +57,7 @@ test('the cache writes every field of the index and of its tree (a field added t
   const dir = tmp();
   const path = join(dir, 'g.jsonl');
   generateSession(path, 300, 3);
-  const r = await buildLazyIndex(path);
-  assert.equal(r.kind, 'indexed');
-  const ix = (r as { index: LazyIndexData }).index;
+  const ix = await buildLazyIndex(path);
   assert.deepEqual(Object.keys(ix).sort(), [...CACHED_INDEX_FIELDS].sort());
   assert.deepEqual(Object.keys(ix.tree).sort(), [...CACHED_TREE_FIELDS].sort());
 });
@@ -246,8 +244,7 @@ test('writeIndexFile replaces the cache file whole: a reader sees the old index 
   const dir = tmp();
   const path = join(dir, 's.jsonl');
   generateSession(path, 300, 9);
-  const r = await buildLazyIndex(path);
-  const ix = (r as { index: LazyIndexData }).index;
+  const ix = await buildLazyIndex(path);
   const file = join(dir, 'ix.slix');
   await writeIndexFile(file, ix);
   const before = readFileSync(file);

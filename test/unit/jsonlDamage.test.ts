@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJsonlLenient, readJsonlFile, type JsonlParseResult } from '../../src/core/formats/xcsh/jsonl';
 import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
-import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { sessionDocumentFromText } from '../reference/document';
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { MAX_RECORD_DEPTH } from '../../src/core/formats/xcsh/depth';
 

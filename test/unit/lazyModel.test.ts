@@ -1,14 +1,16 @@
-// The lazy xcsh model (issue 11) answers exactly as the eager one: on the real fixtures (made v3
-// by the migration the CLI runs, or given the v3 header they lack), the bench's generated
-// sessions, and property-generated v3 files with every damage the reader tolerates. Files outside
-// its scope fall back; a file that changes under it is detected, never misread.
+// The session engine's xcsh model (issues 11 and 23) answers exactly as the whole-file reference
+// (test/reference/): on every real fixture as it is (v1 files migrated in memory, the header-less
+// one shown damaged) and made v3 by the migration the CLI runs, the bench's generated sessions,
+// property-generated v3 files with every damage the reader tolerates, and every shape the loader
+// reshapes (v1/v2, missing and numeric ids, too-new and garbled versions, dsh headers, empty
+// files). A file that changes under it is detected, never misread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel } from '../reference/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import { FileChangedError } from '../../src/core/engine/xcsh/lazy/bodyReader';
 import { buildLazyIndex } from '../../src/core/engine/xcsh/lazy/lazyIndex';
@@ -24,7 +26,7 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-lazy-'));
 
 async function both(path: string): Promise<{ eager: XcshModel; lazy: LazyXcshModel }> {
   const eager = await XcshModel.open(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  const lazy = await LazyXcshModel.tryOpen(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  const lazy = await LazyXcshModel.open(path, { blobDir: join(tmpdir(), 'sl-no-blobs') });
   assert.ok(lazy, `${path} is in the lazy scope`);
   return { eager, lazy };
 }
@@ -41,19 +43,31 @@ test('migrated v1 fixtures (upstream-full, made v3 as `session-loom migrate` doe
   }
 });
 
-test('real v3 fixtures: the ones with a header are read lazily and answer as the eager model; the header-less (damaged) one falls back, and given a v3 header answers as the eager model', async () => {
+test('real v3 fixtures: the engine answers as the reference, the header-less (damaged) one as it is and given a v3 header', async () => {
   const dir = tmp();
   for (const src of fixtureFiles('real-v3')) {
-    const headed = readFileSync(src, 'utf8').startsWith('{"type":"session"');
-    let path = src;
-    if (!headed) {
-      assert.equal((await buildLazyIndex(src)).kind, 'fallback', `${src} has no header: eager`);
-      path = join(dir, src.split('/').pop()!);
+    const paths = [src];
+    if (!readFileSync(src, 'utf8').startsWith('{"type":"session"')) {
+      const path = join(dir, src.split('/').pop()!);
       writeFileSync(path, Buffer.concat([Buffer.from('{"type":"session","version":3,"id":"fixture","timestamp":"2026-07-14T08:00:00.000Z","cwd":"/w"}\n'), readFileSync(src)]));
+      paths.push(path);
     }
+    for (const path of paths) {
+      const { eager, lazy } = await both(path);
+      await assertSameAnswers(eager, lazy, { leaves: probeIds(eager), searches: ['site'], window: 30, rowCap: 300 });
+      await assertSameBranches(eager, lazy, probeIds(eager), ['site']);
+    }
+  }
+});
+
+test('v1 fixtures as they are (upstream, upstream-full: migrated in memory, ids made per Part C §10): the engine answers as the reference', async () => {
+  for (const path of [...fixtureFiles('upstream'), ...fixtureFiles('upstream-full')]) {
     const { eager, lazy } = await both(path);
-    await assertSameAnswers(eager, lazy, { leaves: probeIds(eager), searches: ['site'], window: 30, rowCap: 300 });
-    await assertSameBranches(eager, lazy, probeIds(eager), ['site']);
+    const ids = probeIds(eager, 6);
+    const images = eager.snapshot.loaded.entries.filter((e) => JSON.stringify(e).includes('"type":"image"')).slice(0, 2).map((e) => e.id);
+    await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['read file'], window: 40, imageEntries: images, rowCap: 300 });
+    await assertSameBranches(eager, lazy, ids.slice(0, 3), ['read file']);
+    assert.equal((await lazy.summary()).needsMigration, true, path);
   }
 });
 
@@ -103,7 +117,7 @@ test('property: a live session grown by appends (cut anywhere, even inside a rec
       const path = join(dir, `live${k++}.jsonl`);
       writeFileSync(path, bytes.subarray(0, Math.max(a, 1)));
       const eager = await XcshModel.open(path);
-      const lazy = await LazyXcshModel.tryOpen(path);
+      const lazy = await LazyXcshModel.open(path);
       assert.ok(lazy);
       for (const cut of [b, bytes.length]) {
         appendFileSync(path, bytes.subarray(Math.max(a, 1), Math.max(cut, a, 1)));
@@ -118,7 +132,7 @@ test('property: a live session grown by appends (cut anywhere, even inside a rec
   );
 });
 
-test('scope: v1/v2 headers, versions above 3, garbled versions, dsh headers, entries without an id and empty files fall back to the eager model', async () => {
+test('every shape the loader reshapes (v1/v2 headers, versions above 3, garbled versions, dsh headers, entries without an id or with numeric ids, header-less files, empty files) is opened by the engine and answers as the reference', async () => {
   const dir = tmp();
   const cases: Record<string, string> = {
     v1: '{"type":"session","id":"s"}\n{"type":"message","message":{"role":"user","content":"hi"}}\n',
@@ -128,12 +142,27 @@ test('scope: v1/v2 headers, versions above 3, garbled versions, dsh headers, ent
     dsh: '{"type":"session","version":0,"createdAt":1}\n',
     idless: '{"type":"session","id":"s","version":3}\n{"type":"message","parentId":null,"message":{"role":"user","content":"hi"}}\n',
     empty: '',
+    v2hook:
+      '{"type":"session","id":"s","version":2}\n{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi"}}\n' +
+      '{"type":"message","parentId":"a","message":{"role":"hookMessage","content":"hook"}}\n{"type":"message","id":"c","parentId":"a","message":{"role":"user","content":"other"}}\n',
+    v1compaction:
+      '{"type":"session","id":"s"}\n{"type":"message","message":{"role":"user","content":"one"}}\n{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"two"}]}}\n' +
+      '{"type":"compaction","summary":"sum","firstKeptEntryIndex":2,"tokensBefore":10}\n{"type":"message","message":{"role":"user","content":"three"}}\n{"type":"compaction","summary":"bad","firstKeptEntryIndex":0}\n',
+    numericIds:
+      '{"type":"session","id":"s","version":3}\n{"type":"message","id":5,"parentId":null,"message":{"role":"user","content":"five"}}\n{"type":"message","id":"b","parentId":5,"message":{"role":"user","content":"child of five"}}\n',
+    headerless: '{"type":"message","message":{"role":"user","content":"no header"}}\n{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"reply"}]}}\n',
+    headerlessWithIds: '{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"x"}}\n{"type":"message","parentId":"a","message":{"role":"user","content":"y"}}\n',
+    badHeader: '{"type":"session","version":3}\n{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"x"}}\n',
+    v1torn: '{"type":"session","id":"s"}\n{"type":"message","message":{"role":"user","content":"one"}}\n{"type":"message","mess\n{"type":"message","message":{"role":"user","content":"two"}}\n',
   };
   for (const [name, text] of Object.entries(cases)) {
     const path = join(dir, `${name}.jsonl`);
     writeFileSync(path, text);
-    const r = await buildLazyIndex(path);
-    assert.equal(r.kind, 'fallback', name);
+    const { eager, lazy } = await both(path);
+    await assertSameAnswers(eager, lazy, { leaves: probeIds(eager, 8), searches: ['hi'], window: 3 });
+    await assertSameBranches(eager, lazy, probeIds(eager, 4), ['hi']);
+    const ix = await buildLazyIndex(path);
+    assert.equal(ix.n, eager.snapshot.loaded.entries.length, name);
   }
 });
 
@@ -218,7 +247,7 @@ test('a file rewritten in place while it is being indexed is indexed again: the 
   const next = readFileSync(other).subarray(0, size);
   const old = new Date(Date.now() - 60_000);
   utimesSync(path, old, old);
-  const opening = LazyXcshModel.tryOpen(path);
+  const opening = LazyXcshModel.open(path);
   await new Promise((r) => setImmediate(r));
   writeFileSync(path, next); // same inode, same size, other bytes (cut mid-record: a torn tail)
   const lazy = await opening;
@@ -240,23 +269,23 @@ test('cancellation: an aborted signal stops the indexing pass between chunks wit
   await assert.rejects(run, CancelledError);
 });
 
-test('a lazily read file rewritten out of the lazy scope (damaged: no header) is handed to the eager model on refresh, revisions going on', async () => {
+test('a file rewritten as a damaged one (no header) is indexed again on refresh and shown damaged, as the reference shows it, revisions going on', async () => {
   const { path, lazy } = await changingFixture();
   const text = readFileSync(path, 'utf8');
   writeFileSync(path, text.slice(text.indexOf('\n') + 1));
   const r = await lazy.refresh();
   assert.equal(r.kind, 'reloaded');
   assert.equal(r.summary.revision, 2);
-  assert.notEqual(r.summary.readOnlyReason, null, 'shown as damaged, as the eager model shows it');
+  assert.notEqual(r.summary.readOnlyReason, null, 'shown as damaged, as the reference shows it');
   const eager = await XcshModel.open(path, {}, 2);
   await assertSameAnswers(eager, lazy, { leaves: [(await eager.defaultLeaf())!], window: 50, rowCap: 50 });
 });
 
-test('openSessionModel: a v3 file opens lazily, a v1 file and `eager: true` open the eager model', async () => {
+test('openSessionModel: one model for every xcsh file (a v3 file, a v1 file, a header-less one)', async () => {
   const dir = tmp();
   const v3 = join(dir, 'v3.jsonl');
   generateSession(v3, 50, 2);
-  assert.ok((await openSessionModel(v3)) instanceof LazyXcshModel);
-  assert.ok((await openSessionModel(v3, { eager: true })) instanceof XcshModel);
-  assert.ok((await openSessionModel(fixtureFiles('upstream')[0]!)) instanceof XcshModel);
+  const headerless = join(dir, 'h.jsonl');
+  writeFileSync(headerless, '{"type":"message","message":{"role":"user","content":"x"}}\n');
+  for (const p of [v3, fixtureFiles('upstream')[0]!, headerless]) assert.ok((await openSessionModel(p)) instanceof LazyXcshModel, p);
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { COUNT_READ_LIMIT, countMessages, messageCountOf, MessageCounts } from '../../src/extension/sessions/messageCounts';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { sessionDocumentFromText } from '../reference/document';
 import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
 import { severityOf } from '../../src/core/diagnostics';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseJsonlLenient, type JsonlParseResult } from '../../src/core/formats/xcsh/jsonl';
-import { sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { sessionDocumentFromText } from '../reference/document';
 import { deepLine, junkLines, sessionOf, shapeArb } from '../helpers/damage';
 import { loadSessionFile, loadSessionFromText } from '../../src/core/formats/xcsh/load';
 import { migrateSession } from '../../src/core/formats/xcsh/migrate';

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJsonlLenient, readJsonlFile, type JsonlParseResult } from '../../src/core/formats/xcsh/jsonl';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { openSessionDocument, refreshSessionDocument, sessionDocumentFromText } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument, refreshSessionDocument, sessionDocumentFromText } from '../reference/document';
 import { rewriteSessionFile } from '../../src/core/store/rewrite';
-import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel } from '../reference/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import { assertTextParity, oldSessionFile } from '../helpers/modelParity';
 
@@ -197,7 +197,7 @@ test('issue 22 §2: a live file cut anywhere inside records glued to a pretty-pr
     const p = join(dir, `live-${cut}.jsonl`);
     writeFileSync(p, bytes.subarray(0, cut));
     const doc = await openSessionDocument(p);
-    const lazy = await LazyXcshModel.tryOpen(p);
+    const lazy = await LazyXcshModel.open(p);
     assert.ok(lazy);
     appendFileSync(p, bytes.subarray(cut));
     await refreshSessionDocument(doc);

@@ -8,7 +8,8 @@ import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { severityOf } from '../../src/core/diagnostics';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
+import { XcshModel } from '../reference/xcshModel';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { fixtureFiles } from '../helpers/fixtures';
 
@@ -19,9 +20,9 @@ async function check(file: string): Promise<void> {
   const doc = await openSessionDocument(file);
   const stats = doc.stats();
   const problems = doc.diagnostics.filter((d) => severityOf(d.kind) !== 'info');
-  // Both the eager and the default (lazy for v3) model.
+  // Both the reference and the engine's model.
   for (const eager of [true, false]) {
-    const model = await openSessionModel(file, { eager });
+    const model = eager ? await XcshModel.open(file) : await openSessionModel(file);
     const s = await model.summary();
     model.dispose();
     const what = `${file} (${eager ? 'eager' : 'default'} model)`;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel } from '../reference/xcshModel';
 import { peekSessionTail } from '../../src/core/engine/xcsh/tailPeek';
 import { generateSession } from '../../bench/generate';
 import { fixture, fixtureFiles } from '../helpers/fixtures';

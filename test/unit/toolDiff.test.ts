@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolCallDiff } from '../../src/core/compare/toolDiff';
-import { openSessionDocument } from '../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../reference/document';
 import { fixture } from '../helpers/fixtures';
 
 test('edit (pi\'s oldText/newText and Claude-style old_string/new_string), several edits, write against nothing', () => {

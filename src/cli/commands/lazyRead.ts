@@ -1,8 +1,7 @@
-// `context`, `doctor` and `tree` over the lazy index (issue 11): a session in its scope (v3, every
-// entry with an id; lazyIndex.ts) is answered from the compact index, its bodies read back by
-// byte range a window at a time and written out as they are read, so a 2 GB session needs a
-// window's memory, not the file's. The output is byte for byte the eager path's (read.ts), which
-// still answers every file outside the scope (test/unit/cliLazyRead.test.ts compares the two).
+// `context`, `entries`, `doctor` and `tree` over the session engine's index (issues 11 and 23):
+// every xcsh file is answered from the compact index, its bodies read back by byte range a window
+// at a time and written out as they are read, so a 2 GB session needs a window's memory, not the
+// file's. test/cli/golden.test.ts holds the outputs byte for byte.
 import { join } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostics';
 import { checkBlobRefs, resolveImageData, type BlobStore } from '../../core/formats/xcsh/blobs';
@@ -15,29 +14,20 @@ import type { LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
 import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
 import { rawContextHead, streamRawMessages } from '../../core/engine/xcsh/lazy/rawContext';
 import { cliCacheDir } from '../ownWrites';
-import { jsonForTerminal } from '../terminalText';
+import { writeJsonObject } from '../jsonStream';
 import { CliError, writeJson, type Io } from '../util';
 import { orderedExtras } from '../../core/formats/xcsh/context';
 
 /**
- * Not a user option: the tests set `eager` to read every file through the eager document, the
- * reference the lazy answers are compared with byte for byte.
+ * The index of an xcsh file. A big session's index is kept in the CLI's cache folder (`index/`,
+ * as the extension keeps its own): the next command on it reads only what was appended since
+ * (indexCache.ts says when a cached index is used, and when the file is read in full instead).
  */
-export const readPaths = { eager: false };
-
-/**
- * The lazy index of a file in its scope; null when the eager document must read it. A big
- * session's index is kept in the CLI's cache folder (`index/`, as the extension keeps its own):
- * the next command on it reads only what was appended since (indexCache.ts says when a cached
- * index is used, and when the file is read in full instead).
- */
-export async function lazyIndexOrNull(file: string): Promise<LazyIndexData | null> {
-  if (readPaths.eager) return null;
+export async function sessionIndex(file: string): Promise<LazyIndexData> {
   const cache = new IndexCache(join(cliCacheDir(), 'index'));
-  const { outcome, built } = await cachedOrBuiltIndex(file, cache);
-  if (outcome.kind !== 'indexed') return null;
-  if (built) await cache.save(outcome.index);
-  return outcome.index;
+  const { index, built } = await cachedOrBuiltIndex(file, cache);
+  if (built) await cache.save(index);
+  return index;
 }
 
 const byLine = (a: Diagnostic, b: Diagnostic): number => a.line - b.line;
@@ -85,9 +75,8 @@ export async function resolveImages(messages: ContextMessage[], store: BlobStore
 }
 
 /**
- * `context` from the index: the same checks in the same order as the eager path (an unknown
- * `--leaf` fails before any diagnostic is printed), then the JSON written a window of messages at
- * a time.
+ * `context` from the index: an unknown `--leaf` fails before any diagnostic is printed, then the
+ * JSON is written a window of messages at a time.
  */
 export async function lazyContextCommand(
   ix: LazyIndexData,
@@ -107,40 +96,40 @@ export async function lazyContextCommand(
   }
   const plan = await new LazyContexts(ix, tree, new BodyReader(ix), 1).plan(leafOpt ?? null);
   const head = rawContextHead(ix, tree, plan);
-  // The skeleton in SessionContext's key order, with its messages left empty and then filled in.
-  const skeleton = JSON.stringify(
-    {
-      leafId: head.leafId,
-      messages: [],
-      thinkingLevel: head.thinkingLevel,
-      models: head.models,
-      injectedTtsrRules: head.injectedTtsrRules,
-      mode: head.mode,
-      modeData: head.modeData,
-      // Part B §22 state, only when the path has it, in the eager context's key order.
-      ...orderedExtras(head),
-      messageSources: head.messageSources,
-      cutEntryIds: head.cutEntryIds,
-      compaction: head.compaction,
-    },
-    null,
-    pretty ? 2 : undefined,
+  const messages = { stream: (emit: (items: readonly unknown[]) => Promise<void>) => streamRawMessages(ix, plan, async (window) => emit(store ? await resolveImages(window, store) : window)) };
+  // SessionContext's key order; Part B §22 state only when the path has it.
+  const extras = Object.entries(orderedExtras(head));
+  await writeJsonObject(
+    io,
+    [
+      ['leafId', head.leafId],
+      ['messages', messages],
+      ['thinkingLevel', head.thinkingLevel],
+      ['models', head.models],
+      ['injectedTtsrRules', head.injectedTtsrRules],
+      ['mode', head.mode],
+      ['modeData', head.modeData],
+      ...extras,
+      ['messageSources', head.messageSources],
+      ['cutEntryIds', head.cutEntryIds],
+      ['compaction', head.compaction],
+    ],
+    pretty,
   );
-  // The leaf id before it is a JSON string (its quotes escaped), so the first match is the key.
-  const marker = pretty ? '"messages": []' : '"messages":[]';
-  const at = skeleton.indexOf(marker) + marker.length - 1;
-  io.out(jsonForTerminal(skeleton.slice(0, at)));
-  let first = true;
-  await streamRawMessages(ix, plan, async (window) => {
-    const messages = store ? await resolveImages(window, store) : window;
-    let chunk = '';
-    for (const m of messages) {
-      // Pretty: each message at depth 2 of the document, so its own lines move in by 4 spaces.
-      chunk += (first ? '' : ',') + (pretty ? '\n    ' + JSON.stringify(m, null, 2).replaceAll('\n', '\n    ') : JSON.stringify(m));
-      first = false;
-    }
-    if (chunk) io.out(jsonForTerminal(chunk));
-  });
-  io.out(jsonForTerminal((pretty && !first ? '\n  ' : '') + skeleton.slice(at)) + '\n');
   return 0;
+}
+
+/** `entries`: the header, every entry as the session shows it (migrated, ids made), in file order, read in windows. */
+export async function entriesJson(ix: LazyIndexData, store: BlobStore | undefined, pretty: boolean, io: Io): Promise<void> {
+  const entries = { stream: (emit: (items: readonly unknown[]) => Promise<void> | void) => scanBodyWindows(ix, (w) => emit(w.entries)) };
+  await writeJsonObject(
+    io,
+    [
+      ['header', ix.header],
+      ['entries', entries],
+      ['diagnostics', await lazyDiagnostics(ix, store)],
+      ['leafId', new LazyTree(ix).defaultLeafId],
+    ],
+    pretty,
+  );
 }

@@ -1,15 +1,14 @@
-// `tree` (text and --json) over the lazy index (issue 11). The eager path (read.ts) builds every
-// segment and then prints it; here the same walk — a segment is a linear run, branches nest, so
-// nesting grows with branch points only (in the text, with side branches only: treeText.ts) —
-// writes as it goes, and the rows' bodies (for their
-// previews) are read a batch at a time, so memory is one batch, not the session. Entry lines come
-// from one counting pass (the index keeps none). Output is byte for byte the eager path's.
+// `tree` (text and --json) over the session engine's index (issues 11, 21, 23): a segment is a
+// linear run, branches nest, so nesting grows with branch points only (in the text, with side
+// branches only: treeText.ts); rows are written as the walk goes, their bodies (for their
+// previews) read a batch at a time, so memory is one batch, not the session. Entry lines come
+// from one counting pass (the index keeps none).
 import type { Diagnostic } from '../../core/diagnostics';
 import { BodyReader } from '../../core/engine/xcsh/lazy/bodyReader';
 import { entryLines } from '../../core/engine/xcsh/lazy/bodyScan';
 import type { LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
 import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
-import { jsonForTerminal } from '../terminalText';
+import { escapeForTerminal, jsonForTerminal } from '../terminalText';
 import type { Io } from '../util';
 import { entryPreview, type TreeRowJson } from './entryPreview';
 import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from './treeText';
@@ -169,8 +168,8 @@ export async function lazyTreeCommand(ix: LazyIndexData, json: boolean, pretty: 
     await writeJsonTree(tree, w, pretty);
     await w.flush();
   } else {
-    // The lazy scope has a header, so never the eager path's empty-file note.
     warn(ix.diagnostics);
+    if (ix.stat.size === 0) io.err(`${escapeForTerminal(ix.path)}: empty file (0 bytes): no session in it yet\n`);
     const w = new BatchedWriter(ix, tree, lines, (t) => io.out(t));
     await writeText(tree, w);
     await w.flush();

@@ -1,19 +1,15 @@
-// Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. A dsh
-// log (chosen by content) is answered by commands/dsh.ts.
-import type { BlobStore } from '../../core/formats/xcsh/blobs';
+// Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. An xcsh
+// file is answered from the session engine's index (lazyRead.ts); a dsh log (chosen by content)
+// by commands/dsh.ts.
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
-import { openSessionDocument, type SessionDocument } from '../../core/formats/xcsh/document';
 import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
-import type { TreeIndex } from '../../core/tree/tree';
 import { escapeForTerminal } from '../terminalText';
 import { tempFileDiagnostics } from '../../core/store/tempFiles';
-import { blobStoreOf, CliError, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
+import { blobStoreOf, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
 import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
-import { lazyContextCommand, lazyDiagnostics, lazyIndexOrNull, resolveImages } from './lazyRead';
+import { entriesJson, lazyContextCommand, lazyDiagnostics, sessionIndex } from './lazyRead';
 import { lazyTreeCommand } from './lazyTreeCommand';
-import { entryPreview, type TreeRowJson } from './entryPreview';
-import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from './treeText';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -44,12 +40,6 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   return dshEvents(file, values.session as string | undefined, values.pretty === true, io, USAGE.events);
 }
 
-/** The session document, with image references resolved from `--blobs <dir>` when given. */
-async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
-  const store = blobStoreOf(blobs);
-  return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
-}
-
 /** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
 function diagnosticLine(file: string, d: Diagnostic): string {
   return escapeForTerminal(formatDiagnostic(file, d));
@@ -69,23 +59,8 @@ export async function contextCommand(argv: string[], io: Io): Promise<number> {
     return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
   }
   refuseDshOptions(values, USAGE.context);
-  const ix = await lazyIndexOrNull(file);
-  if (ix) {
-    const leaf = typeof values.leaf === 'string' ? values.leaf : undefined;
-    return lazyContextCommand(ix, file, leaf, blobStoreOf(values.blobs), values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
-  }
-  const { doc, store } = await openWithBlobs(file, values.blobs);
-  let leaf: string | null | undefined = undefined;
-  if (values.leaf === 'null') leaf = null;
-  else if (typeof values.leaf === 'string') {
-    if (!doc.tree.has(values.leaf)) throw new CliError(`no entry with id "${values.leaf}" (use --leaf null for the empty context)`, file, 0);
-    leaf = values.leaf;
-  }
-  warnDiagnostics(io, file, doc.diagnostics);
-  const ctx = doc.context(leaf);
-  if (store) ctx.messages = await resolveImages(ctx.messages, store);
-  writeJson(io, ctx, values.pretty === true);
-  return 0;
+  const leaf = typeof values.leaf === 'string' ? values.leaf : undefined;
+  return lazyContextCommand(await sessionIndex(file), file, leaf, blobStoreOf(values.blobs), values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
 }
 
 export async function entriesCommand(argv: string[], io: Io): Promise<number> {
@@ -93,89 +68,12 @@ export async function entriesCommand(argv: string[], io: Io): Promise<number> {
   if (!args) return 0;
   const { values, file, format } = args;
   if (format === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
-  const { doc } = await openWithBlobs(file, values.blobs);
-  writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
+  // (--blobs adds the blob references' diagnostics; the entries are shown as stored.)
+  await entriesJson(await sessionIndex(file), blobStoreOf(values.blobs), values.pretty === true, io);
   return 0;
 }
 
 // ---- tree ----
-
-/**
- * A linear run of entries and the branches after its last entry. Nesting grows with branch
- * points only, never with depth: a 1M-entry chain is one segment, so neither the text printer nor
- * JSON.stringify (which recurses) meets a million levels.
- */
-interface Segment {
-  entries: TreeRowJson[];
-  children: Segment[];
-}
-
-function buildSegments(tree: TreeIndex): Segment[] {
-  const make = (): Segment => ({ entries: [], children: [] });
-  const roots: Segment[] = [];
-  const work: { seg: Segment; id: string }[] = [];
-  for (const r of tree.roots) {
-    const seg = make();
-    roots.push(seg);
-    work.push({ seg, id: r });
-  }
-  while (work.length > 0) {
-    const { seg, id: start } = work.pop()!;
-    let id: string | null = start;
-    while (id !== null) {
-      const e = tree.get(id)!;
-      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: entryPreview(e) };
-      const label = tree.labels.get(id);
-      if (label !== undefined) row.label = label;
-      if (id === tree.defaultLeafId) row.leaf = true;
-      seg.entries.push(row);
-      const kids = tree.children(id);
-      if (kids.length === 1) id = kids[0]!.id;
-      else {
-        for (const k of kids) {
-          const child = make();
-          seg.children.push(child);
-          work.push({ seg: child, id: k.id });
-        }
-        id = null;
-      }
-    }
-  }
-  return roots;
-}
-
-/**
- * The text tree (layout in treeText.ts): a segment's rows on one prefix; after a fork, the side
- * branches one level under it, then the trunk (the child on the path to the default leaf, else
- * the last) on the fork point's own prefix.
- */
-function printSegments(io: Io, tree: TreeIndex, roots: Segment[]): void {
-  const leafId = tree.defaultLeafId;
-  const onPath = pathMarks(tree.entries.length, leafId === null ? -1 : tree.indexOf(leafId), (i) => tree.parentAt(i));
-  const stack: { seg: Segment; first: string; rest: string }[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ seg: roots[i]!, first: '', rest: '' });
-  let buf = '';
-  while (stack.length > 0) {
-    const { seg, first, rest } = stack.pop()!;
-    seg.entries.forEach((r, i) => {
-      buf += treeRowText(i === 0 ? first : rest, r);
-      if (buf.length > 1 << 16) {
-        io.out(buf);
-        buf = '';
-      }
-    });
-    const kids = seg.children;
-    if (kids.length === 0) continue;
-    const trunk = trunkIndex(
-      kids.map((k) => tree.indexOf(k.entries[0]!.id)),
-      onPath,
-    );
-    // Popped in file order: the side branches, then the trunk.
-    stack.push({ seg: kids[trunk]!, first: rest, rest });
-    for (let i = kids.length - 1; i >= 0; i--) if (i !== trunk) stack.push({ seg: kids[i]!, first: rest + BRANCH_FIRST, rest: rest + BRANCH_REST });
-  }
-  io.out(buf);
-}
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
@@ -183,18 +81,7 @@ export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const { values, file, format } = args;
   if (format === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
   refuseDshOptions(values, USAGE.tree);
-  const ix = await lazyIndexOrNull(file);
-  if (ix) return lazyTreeCommand(ix, values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
-  const doc = await openSessionDocument(file);
-  const roots = buildSegments(doc.tree);
-  if (values.json) {
-    writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
-  } else {
-    warnDiagnostics(io, file, doc.diagnostics);
-    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
-    printSegments(io, doc.tree, roots);
-  }
-  return 0;
+  return lazyTreeCommand(await sessionIndex(file), values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
 }
 
 // ---- ls ----
@@ -233,7 +120,7 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
 
 // ---- doctor ----
 
-/** What doctor reports of a file, from the lazy index when the file is in its scope, else from the eager document. */
+/** What doctor reports of a file, from its index. */
 interface DoctorFacts {
   /** The file was there to read (a missing one reads as empty, with nothing to audit). */
   onDisk: boolean;
@@ -246,12 +133,8 @@ interface DoctorFacts {
 }
 
 async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
-  const ix = await lazyIndexOrNull(file);
-  // The lazy scope is a writable v3 header: never read-only, never empty, version 3.
-  if (ix) return { onDisk: true, empty: false, readOnlyReason: null, version: 3, entries: ix.n, diagnostics: await lazyDiagnostics(ix, blobStoreOf(blobs)) };
-  const { doc } = await openWithBlobs(file, blobs);
-  const l = doc.loaded;
-  return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
+  const ix = await sessionIndex(file);
+  return { onDisk: true, empty: ix.stat.size === 0, readOnlyReason: ix.readOnlyReason, version: ix.header ? ix.originalVersion : null, entries: ix.n, diagnostics: await lazyDiagnostics(ix, blobStoreOf(blobs)) };
 }
 
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {

@@ -81,11 +81,6 @@ export interface ModelOptions {
   dshHome?: string;
   /** Which session of a dsh SQLite store. */
   session?: string;
-  /**
-   * Open an xcsh file with the eager model (the whole file parsed in memory) even when the lazy
-   * one (src/core/engine/xcsh/lazy, bodies stay on disk) could read it: for tests and comparisons.
-   */
-  eager?: boolean;
   /** Cancels the open (the lazy index stops between read chunks with rpc's CancelledError). */
   signal?: AbortSignal;
   /** Where the lazy model keeps the indexes of big sessions between openings (none: not kept). */

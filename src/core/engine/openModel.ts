@@ -5,7 +5,6 @@ import type { SessionFormat } from '../formats/detect';
 import { sniffSessionFile } from '../formats/sniff';
 import type { ModelOptions, SessionModel } from './model';
 import { DshModel } from './dsh/dshModel';
-import { XcshModel } from './xcsh/xcshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
 
 /**
@@ -18,17 +17,8 @@ export async function detectFileFormat(path: string): Promise<SessionFormat> {
   return sniff.kind === 'session' ? sniff.format : 'xcsh';
 }
 
-/**
- * An xcsh file in the lazy model's scope (a v3 header, every entry with a string id — see
- * src/core/engine/xcsh/lazy/lazyIndex.ts) is opened lazily: a compact index, bodies on disk.
- * Everything else (v1/v2 files to migrate, damaged or too-new ones) is loaded whole by the eager
- * model, as is any file with `eager: true`.
- */
+/** The model of a session file: one per format (an xcsh file: a compact index, bodies on disk). */
 export async function openSessionModel(path: string, opts: ModelOptions = {}): Promise<SessionModel> {
   if ((await detectFileFormat(path)) === 'dsh') return DshModel.open(path, opts);
-  if (!opts.eager) {
-    const lazy = await LazyXcshModel.tryOpen(path, opts);
-    if (lazy) return lazy;
-  }
-  return XcshModel.open(path, opts);
+  return LazyXcshModel.open(path, opts);
 }

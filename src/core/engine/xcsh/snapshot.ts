@@ -1,14 +1,9 @@
-// One loaded state of a session file, as the editor shows it: the core's loaded session, its
-// tree index and totals, plus the header summary for the webview. No `vscode` here, so the
-// whole display pipeline can be exercised under plain node.
-import { BlobStore } from '../../formats/xcsh/blobs';
+// The header summary of an xcsh session for the webview and the Sessions view: title, sizes,
+// totals, diagnostics, from the facts the index gives.
 import { isRepairableKind, severityOf, type Diagnostic } from '../../diagnostics';
-import { openSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
 import type { LoadedSession } from '../../formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../../formats/xcsh/schemas';
 import { messageCountOf, type SessionStats } from '../../formats/xcsh/stats';
-import type { TreeIndex } from '../../tree/tree';
-import { firstMeaningfulPrompt } from '../../discovery/prompts';
 import { oneLine } from '../../tree/treeView';
 import type { SessionSummary } from '../../../protocol/messages';
 
@@ -21,32 +16,6 @@ function diagnosticView(d: Diagnostic): SessionSummary['diagnostics'][number] {
   return { line: d.line, kind: d.kind, severity: severityOf(d.kind), message: d.message, ...(d.entryId !== undefined ? { entryId: d.entryId } : {}) };
 }
 
-export interface SessionSnapshot {
-  readonly path: string;
-  readonly revision: number;
-  readonly loaded: LoadedSession;
-  readonly index: TreeIndex;
-  readonly stats: SessionStats;
-  readonly summary: SessionSummary;
-  readonly blobs: BlobStore;
-  readonly loadMs: number;
-}
-
-export async function loadSnapshot(path: string, blobs: BlobStore, revision: number): Promise<SessionSnapshot> {
-  const t0 = performance.now();
-  // Blob refs are not checked on load (one stat per image): images resolve on demand, and a
-  // missing blob shows its placeholder where it is used.
-  return snapshotOfDocument(path, await openSessionDocument(path), blobs, revision, t0);
-}
-
-/** The snapshot of a document's current state (after a load, or a refresh that read its tail). */
-export function snapshotOfDocument(path: string, doc: SessionDocument, blobs: BlobStore, revision: number, t0: number): SessionSnapshot {
-  const { loaded, tree: index } = doc;
-  const stats = doc.stats();
-  const summary = summarize(path, loaded, index, stats, doc.diagnostics, revision);
-  return { path, revision, loaded, index, stats, summary, blobs, loadMs: performance.now() - t0 };
-}
-
 function oneLineOrNull(text: string | null): string | null {
   return text ? oneLine(text, 160) : null;
 }
@@ -56,25 +25,7 @@ export function promptLine(firstPrompt: string | null, firstUserMessage: string 
   return oneLineOrNull(firstPrompt ?? firstUserMessage);
 }
 
-function summarize(path: string, loaded: LoadedSession, index: TreeIndex, stats: SessionStats, diagnostics: Diagnostic[], revision: number): SessionSummary {
-  return summarizeFacts({
-    path,
-    header: loaded.header,
-    firstPrompt: firstMeaningfulPrompt(loaded.entries),
-    originalVersion: loaded.originalVersion,
-    readOnlyReason: loaded.readOnlyReason,
-    stat: loaded.stat,
-    bytes: loaded.bytes,
-    entryCount: loaded.entries.length,
-    leafCount: index.leaves().length,
-    defaultLeafId: index.defaultLeafId,
-    stats,
-    diagnostics,
-    revision,
-  });
-}
-
-/** What a summary is made of: the eager document and the lazy index both give these. */
+/** What a summary is made of (the index gives these; so does the test reference's document). */
 export interface SummaryFacts {
   path: string;
   header: LoadedSession['header'];

@@ -17,7 +17,7 @@ import type { TailPeek } from '../../../protocol/messages';
 import { readSessionInfo } from '../../discovery/discovery';
 import { entryToMessage } from '../../formats/xcsh/context';
 import type { SessionEntry } from '../../formats/xcsh/schemas';
-import { entryTimestamp, messageRow } from './contextWindows';
+import { entryTimestamp, messageRow } from './messageRows';
 import { estimateTokens, messageParts } from './messageView';
 import { promptLine } from './snapshot';
 

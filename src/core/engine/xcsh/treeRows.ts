@@ -10,9 +10,9 @@
 // only highlights its path — no row moves, and the row the user clicked stays under the pointer.
 // A selection is laid over a cached layout (selectLeafIn), so clicking through a 100k-entry
 // session never flattens it again.
-import type { TreeIndex } from '../../tree/tree';
-import { entryPreview, forestSourceOfIndex, roleOf, tokenizeSearch, visibleForest, type ForestSource, type ViewEntry } from '../../tree/treeView';
-import type { TreeFilter, TreeRow } from '../../../protocol/messages';
+import { visibleForest, type ForestSource } from '../../tree/treeView';
+import type { TreeFilter } from '../../../protocol/messages';
+
 /** The rows of a filter and search: independent of the selected leaf. */
 export interface ForestLayout {
   /** Position (in file order) of the entry of each row. */
@@ -24,33 +24,13 @@ export interface ForestLayout {
   hidden: number;
 }
 
-/** The eager layout also names each row's entry id. */
-export interface TreeLayout extends ForestLayout {
-  /** Entry id of each row. */
-  ids: string[];
-}
-
 export interface LeafSelection {
   /** onPath[position] = 1 for the entries on the selected leaf's path. */
   onPath: Uint8Array;
   selectedIndex: number | null;
 }
 
-export type FlatTree = TreeLayout & LeafSelection;
-
-export function flattenTree(index: TreeIndex, filter: TreeFilter, search: string, selectedLeaf: string | null): FlatTree {
-  return selectLeafIn(index, layoutTree(index, filter, search), selectedLeaf);
-}
-
-export function layoutTree(index: TreeIndex, filter: TreeFilter, search: string): TreeLayout {
-  const entries = index.entries as readonly ViewEntry[];
-  const layout = layoutForest(forestSourceOfIndex(index), filter, tokenizeSearch(search), index.defaultLeafId);
-  const ids = new Array<string>(layout.pos.length);
-  for (let r = 0; r < ids.length; r++) ids[r] = entries[layout.pos[r]!]!.id;
-  return { ...layout, ids };
-}
-
-/** The rows over any forest source (the eager index or the lazy one): one layout for both. */
+/** The rows of a filter and search over a forest source. */
 export function layoutForest(src: ForestSource, filter: TreeFilter, tokens: readonly string[], defaultLeafId: string | null): ForestLayout {
   // Ordered (and the empty-assistant exemption of the filters applied) by the default leaf, never
   // by the selection: see the file comment.
@@ -104,7 +84,7 @@ export function layoutForest(src: ForestSource, filter: TreeFilter, tokens: read
   return { pos: pos.slice(0, rows), rowAt, depths: depths.slice(0, rows), forks: forks.slice(0, rows), hidden };
 }
 
-type TreeWalk = Pick<ForestSource, 'indexOf' | 'parentAt'>;
+export type TreeWalk = Pick<ForestSource, 'indexOf' | 'parentAt'>;
 
 /** A layout with a selected leaf: its path highlighted, its row (or its nearest visible ancestor's) selected. */
 export function selectLeafIn<L extends ForestLayout>(index: TreeWalk, layout: L, selectedLeaf: string | null): L & LeafSelection {
@@ -116,33 +96,6 @@ export function selectLeafIn<L extends ForestLayout>(index: TreeWalk, layout: L,
     if (selectedIndex === null && layout.rowAt[i] !== -1) selectedIndex = layout.rowAt[i]!;
   }
   return { ...layout, onPath, selectedIndex };
-}
-
-/** How the tree names an entry: its kind (role or type), its one-line text and its label. */
-export function rowDisplay(index: TreeIndex, id: string): { kind: string; text: string; label: string | null } {
-  const e = index.get(id) as ViewEntry | undefined;
-  return { kind: e ? (roleOf(e) ?? e.type) : '?', text: e ? entryPreview(e, 140) : id, label: index.labels.get(id) ?? null };
-}
-
-export function treeRows(index: TreeIndex, flat: FlatTree, start: number, count: number): TreeRow[] {
-  const rows: TreeRow[] = [];
-  const end = Math.min(flat.ids.length, start + count);
-  for (let i = start; i < end; i++) {
-    const id = flat.ids[i]!;
-    const e = index.get(id) as ViewEntry | undefined;
-    const ts = e && typeof e.timestamp === 'string' ? e.timestamp : null;
-    rows.push({
-      entryId: id,
-      depth: flat.depths[i]!,
-      ...rowDisplay(index, id),
-      timestamp: ts,
-      isLeaf: index.children(id).length === 0,
-      isDefaultLeaf: id === index.defaultLeafId,
-      onPath: flat.onPath[index.indexOf(id)] === 1,
-      forks: flat.forks[i] === 1,
-    });
-  }
-  return rows;
 }
 
 /** The row of an entry, or of its nearest ancestor the filter shows. */

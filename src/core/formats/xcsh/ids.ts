@@ -53,7 +53,7 @@ function describeId(e: Record<string, unknown>): string {
  * the conversation through it is never lost. Entries are replaced by copies; `missing` lists
  * their positions, ascending. Returns the ids made (none of them is on disk).
  */
-export function assignMissingIds(entries: SessionEntry[], missing: readonly number[], entryLines: readonly number[], diagnostics: Diagnostic[]): Set<string> {
+export function assignMissingIds(entries: SessionEntry[], missing: readonly number[], entryLines: readonly number[], diagnostics: Diagnostic[], links?: Map<number, NumericLink>): Set<string> {
   const taken = new Set<string>();
   for (const e of entries) if (typeof e.id === 'string') taken.add(e.id);
   const made = new Set<string>();
@@ -73,7 +73,7 @@ export function assignMissingIds(entries: SessionEntry[], missing: readonly numb
       message: `entry has no string "id" (${describeId(e)}); shown as "${id}", an id made from its bytes that is not on disk${typeof e.id === 'number' ? ' (entries naming the number as their parent or kept entry are linked to it, as the agent links them)' : ''}`,
     });
   }
-  if (byNumber !== null) linkNumericRefs(entries, byNumber);
+  if (byNumber !== null) linkNumericRefs(entries, byNumber, links);
   return made;
 }
 
@@ -82,7 +82,13 @@ export function assignMissingIds(entries: SessionEntry[], missing: readonly numb
  * its id point at that entry's made id, in memory (issue 22 §28). Replaced by copies; the file's
  * bytes stay as they are.
  */
-function linkNumericRefs(entries: SessionEntry[], byNumber: ReadonlyMap<number, string>): void {
+/** What linkNumericRefs set on one entry (a body read from disk gets the same: lazyIndex.ts). */
+export interface NumericLink {
+  parentId?: string;
+  firstKeptEntryId?: string;
+}
+
+function linkNumericRefs(entries: SessionEntry[], byNumber: ReadonlyMap<number, string>, links?: Map<number, NumericLink>): void {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]! as unknown as Record<string, unknown>;
     const parent = typeof e.parentId === 'number' ? byNumber.get(e.parentId) : undefined;
@@ -92,5 +98,6 @@ function linkNumericRefs(entries: SessionEntry[], byNumber: ReadonlyMap<number, 
     if (parent !== undefined) copy.parentId = parent;
     if (kept !== undefined) copy.firstKeptEntryId = kept;
     entries[i] = copy as unknown as SessionEntry;
+    links?.set(i, { ...(parent !== undefined ? { parentId: parent } : {}), ...(kept !== undefined ? { firstKeptEntryId: kept } : {}) });
   }
 }

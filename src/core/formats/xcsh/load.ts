@@ -5,14 +5,14 @@
 import { createHash } from 'node:crypto';
 import { open, stat as fsStat } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
-import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type ReadFrom, type RecordColumns } from './jsonl';
+import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type ReadFrom, type ReadOptions, type RecordColumns } from './jsonl';
 import { emptyReport, migrateSession, type MigrationReport } from './migrate';
 import { readHeaderVersion, versionWriteRefusal } from './version';
 import { stripReplayData } from './replayData';
 import { DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
-import { assignMissingIds } from './ids';
+import { assignMissingIds, type NumericLink } from './ids';
 import { fieldDiagnostic } from './fieldChecks';
 import type { RecordEdit } from '../../store/recordEdit';
 
@@ -48,6 +48,11 @@ export interface LoadedSession {
    * keeps their bytes, and a write naming one of these ids (a label) is refused. Null when none.
    */
   syntheticIds: Set<string> | null;
+  /**
+   * Entries whose numeric `parentId` / `firstKeptEntryId` was linked to a made id (ids.ts), by
+   * position: a body read back from disk is linked the same way. Null when none.
+   */
+  numericLinks: Map<number, NumericLink> | null;
   diagnostics: Diagnostic[];
   migration: MigrationReport;
   /** Why the file must not be written (damaged, too new); null when writable. */
@@ -90,6 +95,8 @@ const IDENTITY_SPAN = 4096;
 export interface LoadOptions {
   /** When given, blob references are checked and missing/invalid ones reported. */
   blobs?: BlobStore;
+  /** Passed to the reader: cancellation and progress of the read (the engine's index pass). */
+  read?: Pick<ReadOptions, 'signal' | 'abortError' | 'onChunk'>;
 }
 
 /** Part A: a header is `type: "session"` with a string `id`. Nothing more is required to read. */
@@ -181,7 +188,8 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     }
   }
   // After the migration: a v2 entry's stable id is made from what the migrated file will hold.
-  const syntheticIds = missing.length > 0 ? assignMissingIds(entries, missing, entryLines, diagnostics) : null;
+  const links = new Map<number, NumericLink>();
+  const syntheticIds = missing.length > 0 ? assignMissingIds(entries, missing, entryLines, diagnostics, links) : null;
 
   if (storedHeader && readOnlyReason === null && !hv.writable) readOnlyReason = versionWriteRefusal(storedHeader);
   if (readOnlyReason === null && migration.parentsLinked > 0) {
@@ -208,6 +216,7 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     changed,
     entryEdits,
     syntheticIds,
+    numericLinks: links.size > 0 ? links : null,
     diagnostics,
     migration,
     readOnlyReason,
@@ -311,7 +320,7 @@ export async function loadSessionFile(path: string, opts: LoadOptions = {}): Pro
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return buildLoadedSession(parseJsonlLenient(''), path, null);
     throw e;
   }
-  const parse = await readJsonlFile(path);
+  const parse = await readJsonlFile(path, undefined, opts.read ?? {});
   const loaded = buildLoadedSession(parse, path, { size: st.size, mtimeMs: st.mtimeMs });
   const identity = await readFileIdentity(path, parse.bytes, st).catch(() => null);
   if (identity) loaded.identity = identity;

@@ -8,7 +8,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { readFileIdentity, type FileIdentity } from '../../../formats/xcsh/load';
 import { withoutReplayData } from '../../../formats/xcsh/replayData';
 import type { SessionEntry } from '../../../formats/xcsh/schemas';
-import type { FileStamp } from './lazyIndex';
+import { applyEditsToValue } from '../../../store/recordEdit';
+import type { BodyReshape, FileStamp } from './lazyIndex';
 import type { PackedStrings } from './columns';
 
 export class FileChangedError extends Error {
@@ -29,6 +30,7 @@ export interface BodySource {
   starts: Float64Array;
   lengths: Uint32Array;
   ids: PackedStrings;
+  reshape: BodyReshape | null;
 }
 
 /** Bodies kept after a read: a window's worth, and never more than this many bytes of text. */
@@ -151,18 +153,30 @@ export async function withIndexedFile<T>(src: BodySource, f: (fh: FileHandle) =>
 }
 
 /** The body at [s, e) of `buf`, proven the entry the index holds at position p (its id), else FileChangedError. */
-export function parseIndexedBody(src: Pick<BodySource, 'path' | 'ids'>, buf: Buffer, s: number, e: number, p: number): SessionEntry {
+export function parseIndexedBody(src: Pick<BodySource, 'path' | 'ids' | 'reshape'>, buf: Buffer, s: number, e: number, p: number): SessionEntry {
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', s, e));
   } catch {
     throw new FileChangedError(src.path, `the bytes of entry ${p} no longer parse`);
   }
+  if (src.reshape !== null && v !== null && typeof v === 'object' && !Array.isArray(v)) v = reshaped(v as Record<string, unknown>, p, src.reshape);
   const id = (v as { id?: unknown } | null)?.id;
   if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof id !== 'string' || !src.ids.equals(p, id)) {
     throw new FileChangedError(src.path, `entry ${p} is no longer at its offsets`);
   }
   return withoutReplayData(v as SessionEntry);
+}
+
+/** A body as the loader shows it (load.ts): migrated, its made id, numeric references linked. */
+function reshaped(v: Record<string, unknown>, p: number, r: BodyReshape): Record<string, unknown> {
+  const edits = r.edits.get(p);
+  let out = edits ? applyEditsToValue(v, edits) : v;
+  const made = r.madeIds.get(p);
+  if (made !== undefined) out = { ...out, id: made };
+  const link = r.links.get(p);
+  if (link !== undefined) out = { ...out, ...link };
+  return out;
 }
 
 /** Throws FileChangedError unless a file with this stat is still the file indexed (or it grew by an append). */

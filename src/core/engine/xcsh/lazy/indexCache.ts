@@ -20,7 +20,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../../../store/privateDir';
 import { IdTable } from '../../../tree/treeIds';
 import type { TreeState } from '../../../tree/treeState';
 import { Interner, PackedStrings } from './columns';
-import { appendLazyIndex, buildLazyIndex, type IndexOptions, type IndexOutcome, type LazyIndexData, type Payload } from './lazyIndex';
+import { appendLazyIndex, buildLazyIndex, type IndexOptions, type LazyIndexData, type Payload } from './lazyIndex';
 
 const MAGIC = 0x58494c53; // "SLIX", little-endian
 /**
@@ -28,11 +28,11 @@ const MAGIC = 0x58494c53; // "SLIX", little-endian
  * cache of another format is ignored. The test beside this file fails when LazyIndexData or
  * TreeState gains a field this file does not write.
  */
-export const INDEX_CACHE_FORMAT = 3;
+export const INDEX_CACHE_FORMAT = 4;
 
 /** The fields of LazyIndexData and TreeState this cache writes (or rebuilds), for that test. */
 export const CACHED_INDEX_FIELDS = [
-  'path', 'header', 'headerLine', 'stat', 'bytes', 'identity', 'lines', 'resume', 'endsWithNewline', 'lastEntryLine', 'n',
+  'path', 'header', 'headerLine', 'originalVersion', 'readOnlyReason', 'reshape', 'stat', 'bytes', 'identity', 'lines', 'resume', 'endsWithNewline', 'lastEntryLine', 'n',
   'starts', 'lengths', 'kinds', 'viewFlags', 'contributes', 'tokens', 'assistantModel', 'models', 'ids', 'labels', 'payloads',
   'callHash', 'callOwner', 'resultHash', 'resultOwner', 'stats', 'firstPrompt', 'loadedDiagnostics', 'diagnostics', 'tree',
 ] as const;
@@ -65,7 +65,7 @@ interface Head {
   path: string;
   ix: Pick<
     LazyIndexData,
-    'header' | 'headerLine' | 'stat' | 'bytes' | 'identity' | 'lines' | 'resume' | 'endsWithNewline' | 'lastEntryLine' | 'n' | 'stats' | 'firstPrompt' | 'loadedDiagnostics' | 'diagnostics'
+    'header' | 'headerLine' | 'originalVersion' | 'readOnlyReason' | 'stat' | 'bytes' | 'identity' | 'lines' | 'resume' | 'endsWithNewline' | 'lastEntryLine' | 'n' | 'stats' | 'firstPrompt' | 'loadedDiagnostics' | 'diagnostics'
   > & { models: string[]; labels: [string, string][]; payloads: [number, Payload][] };
   tree: {
     n: number;
@@ -160,6 +160,8 @@ export async function writeIndexFile(file: string, ix: LazyIndexData): Promise<v
     ix: {
       header: ix.header,
       headerLine: ix.headerLine,
+      originalVersion: ix.originalVersion,
+      readOnlyReason: ix.readOnlyReason,
       stat: ix.stat,
       bytes: ix.bytes,
       identity: ix.identity,
@@ -343,6 +345,10 @@ function assemble(head: Head, cols: Map<string, Typed>): LazyIndexData | null {
     path: head.path,
     header: h.header,
     headerLine: h.headerLine,
+    originalVersion: h.originalVersion,
+    readOnlyReason: h.readOnlyReason,
+    // (only indexes of files shown as they are on disk are kept: see save)
+    reshape: null,
     stat: h.stat,
     bytes: h.bytes,
     identity: h.identity,
@@ -432,7 +438,9 @@ export class IndexCache {
 
   /** Keeps `ix` for the next opening (big sessions only); evicts the least recently used beyond maxFiles. Never throws. */
   async save(ix: LazyIndexData): Promise<boolean> {
-    if (ix.stat.size < this.minBytes || !ix.identity) return false;
+    // A file the loader reshapes (a migration, made ids) is indexed again at each opening: its
+    // reshape is not kept, and such files are old or damaged ones, seldom big.
+    if (ix.stat.size < this.minBytes || !ix.identity || ix.reshape !== null) return false;
     try {
       // 0700, made level by level (privateDir.ts)
       await makePrivateDir(this.dir);
@@ -473,13 +481,13 @@ export class IndexCache {
  * else from a full pass. `built`: a full pass made it (the caller keeps it in the cache, when and
  * how suits it: the model worker in the background, the CLI before it exits).
  */
-export async function cachedOrBuiltIndex(path: string, cache: IndexCache | undefined, opts: IndexOptions = {}): Promise<{ outcome: IndexOutcome; built: boolean }> {
+export async function cachedOrBuiltIndex(path: string, cache: IndexCache | undefined, opts: IndexOptions = {}): Promise<{ index: LazyIndexData; built: boolean }> {
   if (cache) {
     const cached = await cache.load(path);
     if (cached) {
       const up = await appendLazyIndex(cached, opts.signal ? { signal: opts.signal } : {});
-      if (up.kind !== 'full') return { outcome: { kind: 'indexed', index: up.kind === 'appended' ? up.index : cached }, built: false };
+      if (up.kind !== 'full') return { index: up.kind === 'appended' ? up.index : cached, built: false };
     }
   }
-  return { outcome: await buildLazyIndex(path, opts), built: true };
+  return { index: await buildLazyIndex(path, opts), built: true };
 }

@@ -8,7 +8,7 @@ import type { CompactionEntry, SessionEntry } from '../../../formats/xcsh/schema
 import { EntryKind } from '../../../tree/treeState';
 import { entryPreview, roleOf, type ViewEntry } from '../../../tree/treeView';
 import type { ContextInfo, MessageView } from '../../../../protocol/messages';
-import { cutEntryRow, entryTimestamp, messageRow } from '../contextWindows';
+import { cutEntryRow, entryTimestamp, messageRow } from '../messageRows';
 import { assistantChartFacts, estimateTokens, messageParts } from '../messageView';
 import type { ChartView } from '../../../../protocol/chartData';
 import { ViewFlag } from '../../../tree/treeView';

@@ -4,19 +4,22 @@
 // tool-call pairing hashes); the parsed values are dropped as the pass goes. Bodies stay on disk
 // (bodyReader.ts) and are read back by byte range when a window needs them.
 //
-// Scope (what this index reads; anything else is opened by the eager XcshModel, which loads the
-// whole file): a header on the first record with `version: 3` exactly (the writable version, so no
-// migration — migration of v1/v2 needs the whole file and makes ids from it), and entries that all
-// carry a string `id` (Part C §10's made ids depend on every other id). Damaged or header-less
-// files, versions above 3, garbled versions and dsh headers fall back too. The pass decides on the
-// first record, and bails out as soon as an entry without an id shows up.
+// Every xcsh file the product accepts is indexed here (issue 23: one engine). A current file (a
+// `version: 3` header, every entry with a string id) is streamed. A file whose entries the reader
+// must change before they can be shown — a v1/v2 file to migrate (v1's ids and parent chain
+// depend on every entry: Part C §10), entries without an id, a header-less or too-new or garbled
+// one — is read by the loader (load.ts, the same rules the writers use), and indexed from what it
+// gives: the index keeps how each changed entry differs from its bytes (`reshape`), and a body read
+// back from disk is changed the same way (bodyReader.ts).
 import { stat as fsStat } from 'node:fs/promises';
 import { CancelledError } from '../../rpc';
 import type { Diagnostic } from '../../../diagnostics';
 import { isDshHeader } from '../../../formats/detect';
 import { compactionSummaryMessage, entryToMessage, remoteCompactionOf } from '../../../formats/xcsh/context';
 import { readJsonlFile, type JsonlParseResult, type ReadFrom } from '../../../formats/xcsh/jsonl';
-import { readFileIdentity, type FileIdentity, type LoadedSession } from '../../../formats/xcsh/load';
+import { loadSessionFile, readFileIdentity, type FileIdentity, type LoadedSession } from '../../../formats/xcsh/load';
+import type { NumericLink } from '../../../formats/xcsh/ids';
+import type { RecordEdit } from '../../../store/recordEdit';
 import { planTail } from '../../../formats/xcsh/tail';
 import { appendTreeNodes } from '../../../tree/treeAppend';
 import { withoutReplayData } from '../../../formats/xcsh/replayData';
@@ -45,10 +48,28 @@ export interface FileStamp {
   ino: number;
 }
 
+/**
+ * How the bodies of a loaded (not streamed) file become the entries shown, by position: the
+ * migration's edits, the ids made for entries without one, numeric references linked to them
+ * (load.ts's LoadedSession.entryEdits, syntheticIds, numericLinks).
+ */
+export interface BodyReshape {
+  edits: Map<number, readonly RecordEdit[]>;
+  madeIds: Map<number, string>;
+  links: Map<number, NumericLink>;
+}
+
 export interface LazyIndexData {
   path: string;
-  header: SessionHeader;
+  /** After migration; null when the file has no valid header (damaged) or is empty. */
+  header: SessionHeader | null;
   headerLine: number;
+  /** The header's version as stored, before any migration (absent: 1). */
+  originalVersion: number;
+  /** Why the file must not be written (damaged, too new, a garbled version); null when writable. */
+  readOnlyReason: string | null;
+  /** Null when every body is shown as it is on disk (a streamed current file). */
+  reshape: BodyReshape | null;
   stat: FileStamp;
   /** Bytes the pass read (the indexed prefix of the file). */
   bytes: number;
@@ -91,9 +112,8 @@ export interface LazyIndexData {
   tree: TreeState;
 }
 
-export type IndexOutcome = { kind: 'indexed'; index: LazyIndexData } | { kind: 'fallback'; reason: string };
-
-class Fallback extends Error {}
+/** The file is not a current one the stream can index as it goes: the loader reads it (see the top). */
+class NotStreamable extends Error {}
 
 /** Entries handled between two stats updates (a read chunk may hold thousands of small ones). */
 const STATS_BATCH = 32;
@@ -104,15 +124,15 @@ export interface IndexOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
-/** Indexes a file in one streaming pass, or says why the eager model must open it instead. */
-export async function buildLazyIndex(path: string, opts: IndexOptions = {}): Promise<IndexOutcome> {
+/** Indexes a file: streamed when it is a current one, else from what the loader reads (see the top). */
+export async function buildLazyIndex(path: string, opts: IndexOptions = {}): Promise<LazyIndexData> {
   for (let attempt = 0; ; attempt++) {
     const st = await fsStat(path);
     let built: LazyIndexData;
     try {
       built = await indexOnce(path, { size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino }, opts);
     } catch (e) {
-      if (e instanceof Fallback) return { kind: 'fallback', reason: e.message };
+      if (e instanceof NotStreamable) return indexByLoader(path, opts);
       throw e;
     }
     // A file replaced or rewritten while it was read is read again: an index over two
@@ -122,9 +142,36 @@ export async function buildLazyIndex(path: string, opts: IndexOptions = {}): Pro
     // touched without growing is a rewrite.
     const grew = after !== null && after.size > st.size;
     const same = after !== null && after.ino === st.ino && after.dev === st.dev && after.size >= built.bytes && (grew || after.mtimeMs === st.mtimeMs);
-    if (same && built.identity !== null) return { kind: 'indexed', index: built };
-    if (attempt >= 3) return { kind: 'fallback', reason: 'the file kept changing while it was indexed' };
+    if (same && built.identity !== null) return built;
+    // A file that keeps changing is read once, as it is at that moment (the loader's one read).
+    if (attempt >= 3) return indexByLoader(path, opts);
   }
+}
+
+/** The index of what the loader reads of a file (migrated, ids made, damage judged: load.ts). */
+async function indexByLoader(path: string, opts: IndexOptions): Promise<LazyIndexData> {
+  const st = await fsStat(path);
+  const stat = { size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
+  const loaded = await loadSessionFile(path, {
+    read: {
+      onChunk: (bytesRead) => opts.onProgress?.(Math.min(bytesRead, st.size), st.size),
+      ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
+    },
+  });
+  const b = new IndexBuilder();
+  b.header = loaded.header;
+  b.headerLine = loaded.headerLine;
+  b.records = 1;
+  b.stats = computeSessionStats([], loaded.header);
+  const { entries, entryLines, entryStarts, entryEnds } = loaded;
+  for (let i = 0; i < entries.length; i++) b.entry(entries[i]!, entryLines[i]!, entryStarts[i]!, entryEnds[i]!);
+  const madeIds = new Map<number, string>();
+  if (loaded.syntheticIds) entries.forEach((e, i) => loaded.syntheticIds!.has(e.id) && madeIds.set(i, e.id));
+  const edits = loaded.entryEdits ?? new Map<number, readonly RecordEdit[]>();
+  const links = loaded.numericLinks ?? new Map<number, NumericLink>();
+  const reshape = edits.size + madeIds.size + links.size > 0 ? { edits, madeIds, links } : null;
+  const parse = { bytes: loaded.bytes, lines: loaded.lines ?? 0, resume: loaded.resume ?? { from: loaded.bytes, startLine: loaded.lines ?? 0 }, endsWithNewline: loaded.endsWithNewline };
+  return b.finish(path, stat, parse, loaded.identity ?? null, { originalVersion: loaded.originalVersion, readOnlyReason: loaded.readOnlyReason, reshape, loadedDiagnostics: loaded.diagnostics });
 }
 
 async function indexOnce(path: string, stat: FileStamp, opts: IndexOptions): Promise<LazyIndexData> {
@@ -139,13 +186,27 @@ async function indexOnce(path: string, stat: FileStamp, opts: IndexOptions): Pro
     ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
   });
   const identity = await readFileIdentity(path, parse.bytes, stat).catch(() => null);
-  return b.finish(path, stat, parse, identity);
+  // As the loader orders them: reader notes, then loader notes, stably by line.
+  const loadedDiagnostics = [...parse.diagnostics, ...b.loaderDiags].sort((a, b) => a.line - b.line);
+  return b.finish(path, stat, parse, identity, { originalVersion: 3, readOnlyReason: null, reshape: null, loadedDiagnostics });
 }
+
+/** What the index records of how the file was read (streamed: a current file as it is). */
+interface ReadFacts {
+  originalVersion: number;
+  readOnlyReason: string | null;
+  reshape: BodyReshape | null;
+  /** Reader + loader diagnostics, sorted by line (LoadedSession.diagnostics). */
+  loadedDiagnostics: Diagnostic[];
+}
+
+type ParseFacts = Pick<JsonlParseResult, 'bytes' | 'lines' | 'resume' | 'endsWithNewline'>;
 
 class IndexBuilder {
   header: SessionHeader | null = null;
   headerLine = 0;
   records = 0;
+  facts: Omit<ReadFacts, 'loadedDiagnostics'> = { originalVersion: 3, readOnlyReason: null, reshape: null };
   starts: Column<Float64Array> = new Column(Float64Array);
   lengths: Column<Uint32Array> = new Column(Uint32Array);
   /** Lines of the entries read by this builder (a tail builder: of the tail only). */
@@ -176,6 +237,7 @@ class IndexBuilder {
     const b = new IndexBuilder();
     b.header = ix.header;
     b.headerLine = ix.headerLine;
+    b.facts = { originalVersion: ix.originalVersion, readOnlyReason: ix.readOnlyReason, reshape: ix.reshape };
     b.records = 1; // the header is read
     b.starts = Column.of(Float64Array, ix.starts);
     b.lengths = Column.of(Uint32Array, ix.lengths);
@@ -204,11 +266,15 @@ class IndexBuilder {
       this.loaderDiags.push({ line, kind: 'invalid-entry', message: 'record has no string "type"; skipped, kept verbatim' });
       return;
     }
-    if (typeof v.id !== 'string') throw new Fallback(`an entry without a string id (line ${line})`);
+    if (typeof v.id !== 'string') throw new NotStreamable(`an entry without a string id (line ${line})`);
     const bad = fieldDiagnostic(v, line);
     if (bad !== null) this.loaderDiags.push(bad);
-    // As the eager loader holds it (Part B §15); v3 needs no migration.
-    const e = withoutReplayData(v as unknown as SessionEntry);
+    // As the loader holds it (Part B §15); v3 needs no migration.
+    this.entry(withoutReplayData(v as unknown as SessionEntry), line, start, end);
+  }
+
+  /** An entry as the loader holds it (migrated, with an id). */
+  entry(e: SessionEntry, line: number, start: number, end: number): void {
     const i = this.starts.length;
     this.starts.push(start);
     this.lengths.push(end - start);
@@ -227,10 +293,10 @@ class IndexBuilder {
   }
 
   #header(v: Record<string, unknown>, line: number): void {
-    if (v.type !== 'session' || typeof v.id !== 'string') throw new Fallback('no valid session header');
-    if (isDshHeader(v)) throw new Fallback('a dsh header');
+    if (v.type !== 'session' || typeof v.id !== 'string') throw new NotStreamable('no valid session header');
+    if (isDshHeader(v)) throw new NotStreamable('a dsh header');
     const hv = readHeaderVersion(v);
-    if (hv.note !== null || !hv.writable || hv.version !== 3) throw new Fallback(`header version ${String(hv.version)} (only v3 is indexed lazily)`);
+    if (hv.note !== null || !hv.writable || hv.version !== 3) throw new NotStreamable(`header version ${String(hv.version)} (only v3 is streamed)`);
     this.header = v as unknown as SessionHeader;
     this.headerLine = line;
     this.stats = computeSessionStats([], this.header);
@@ -310,9 +376,11 @@ class IndexBuilder {
     this.batch.length = 0;
   }
 
-  finish(path: string, stat: FileStamp, parse: JsonlParseResult, identity: FileIdentity | null): LazyIndexData {
+  finish(path: string, stat: FileStamp, parse: ParseFacts, identity: FileIdentity | null, facts: ReadFacts): LazyIndexData {
     this.flushBatch();
-    if (this.header === null || this.stats === null) throw new Fallback(parse.bytes > 0 ? 'no valid session header' : 'an empty file');
+    if (this.stats === null) throw new NotStreamable(parse.bytes > 0 ? 'no valid session header' : 'an empty file');
+    const { loadedDiagnostics, ...read } = facts;
+    this.facts = read;
     const n = this.starts.length;
     const ids = this.ids;
     const parentIds = this.parentIds;
@@ -326,23 +394,22 @@ class IndexBuilder {
       labels: this.labels,
       lines,
     });
-    // As the eager loader and document order them: reader notes, then loader notes, stably by
-    // line; then the tree's, merged by line.
-    const loadedDiagnostics = [...parse.diagnostics, ...this.loaderDiags].sort((a, b) => a.line - b.line);
     return this.#data(path, stat, parse, identity, tree, kinds, loadedDiagnostics);
   }
 
-  #data(path: string, stat: FileStamp, parse: Pick<JsonlParseResult, 'bytes' | 'lines' | 'resume' | 'endsWithNewline'>, identity: FileIdentity | null, tree: TreeState, kinds: Uint8Array, loadedDiagnostics: Diagnostic[]): LazyIndexData {
+  #data(path: string, stat: FileStamp, parse: ParseFacts, identity: FileIdentity | null, tree: TreeState, kinds: Uint8Array, loadedDiagnostics: Diagnostic[]): LazyIndexData {
     const treeDiags = [...tree.dupDiags, ...tree.missingDiags, ...tree.cycleDiags];
     const diagnostics = treeDiags.length === 0 ? loadedDiagnostics.slice() : [...loadedDiagnostics, ...treeDiags].sort((a, b) => a.line - b.line);
     // Lines and parentIds only served the build (its diagnostics, its links): the index keeps
     // parent positions, and a tail read brings its own.
     tree.lines = undefined;
     tree.parentIdAt = () => null;
+    // (The tree's diagnostics merged by line after the loader's, as the loader's document does.)
     return {
       path,
-      header: this.header!,
+      header: this.header,
       headerLine: this.headerLine,
+      ...this.facts,
       stat,
       bytes: parse.bytes,
       identity,
@@ -386,6 +453,7 @@ class IndexBuilder {
     const kinds = this.kinds.trimmed();
     const tree = ix.tree;
     const parentIds = this.parentIds;
+    this.facts = { originalVersion: ix.originalVersion, readOnlyReason: ix.readOnlyReason, reshape: ix.reshape };
     const lines = this.lines;
     const tailLines: number[] = [];
     for (let i = from; i < n; i++) tailLines[i] = lines.get(i - from);
@@ -432,8 +500,8 @@ export async function appendLazyIndex(ix: LazyIndexData, opts: IndexOptions = {}
     lines: ix.lines,
     resume: ix.resume,
     header: ix.header,
-    readOnlyReason: null,
-    originalVersion: 3,
+    readOnlyReason: ix.readOnlyReason,
+    originalVersion: ix.originalVersion,
     bytes: ix.bytes,
     entryLines: ix.lastEntryLine > 0 ? [ix.lastEntryLine] : [],
     headerLine: ix.headerLine,
@@ -442,6 +510,8 @@ export async function appendLazyIndex(ix: LazyIndexData, opts: IndexOptions = {}
   } as unknown as LoadedSession;
   if (st.ino !== ix.stat.ino || st.dev !== ix.stat.dev) return { kind: 'full', reason: 'the file was replaced' };
   const plan = await planTail(asLoaded, st);
+  // A loaded file's made ids and links depend on every entry (tail.ts reads such a file whole too).
+  if (plan.kind === 'tail' && ix.reshape !== null) return { kind: 'full', reason: 'ids made for entries without one depend on the whole file' };
   if (plan.kind === 'unchanged') return { kind: 'unchanged' };
   if (plan.kind === 'full') return plan;
   const b = IndexBuilder.continuing(ix);
@@ -453,7 +523,7 @@ export async function appendLazyIndex(ix: LazyIndexData, opts: IndexOptions = {}
       ...(opts.signal ? { signal: opts.signal, abortError: () => new CancelledError() } : {}),
     });
   } catch (e) {
-    if (e instanceof Fallback) return { kind: 'full', reason: e.message };
+    if (e instanceof NotStreamable) return { kind: 'full', reason: e.message };
     throw e;
   }
   const identity = await readFileIdentity(ix.path, tail.bytes, st).catch(() => null);

@@ -1,8 +1,8 @@
-// The lazy xcsh session model (issue 11): the SessionModel answers from the compact index
-// (lazyIndex.ts), reading bodies by byte range only for what a window shows (bodyReader.ts). Its
-// answers equal the eager XcshModel's on every file it opens (test/unit/lazyModel.test.ts); the
-// files it does not open (see lazyIndex.ts's scope) the eager model opens instead
-// (openSessionModel).
+// The xcsh session model (issues 11 and 23): the SessionModel answers from the compact index
+// (lazyIndex.ts), reading bodies by byte range only for what a window shows (bodyReader.ts). It
+// opens every xcsh file the product reads — current, migrated, damaged, header-less, too new —
+// and its answers equal those of the whole-file reference model kept under test/
+// (test/reference/, test/unit/lazyModel.test.ts).
 //
 // No `vscode`, answers are plain data, everything async: the same model runs in the extension's
 // worker thread unchanged.
@@ -14,9 +14,8 @@ import { CancelledError } from '../../rpc';
 import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
 import { CHART_MAX_MESSAGES, chartLeftOut, chartOf } from '../../../../protocol/chartData';
 import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
-import { imageIn } from '../contextWindows';
+import { imageIn } from '../messageRows';
 import { summarizeFacts } from '../snapshot';
-import { XcshModel } from '../xcshModel';
 import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
 import { ViewFlag } from '../../../tree/treeView';
 import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
@@ -46,9 +45,6 @@ export class LazyXcshModel implements SessionModel {
   #layout: { key: string; layout: ForestLayout; leafPos?: number; flat?: ForestLayout & LeafSelection } | undefined;
   #search: { key: string; bits: Uint8Array } | undefined;
   readonly #l10nT: Translate;
-  readonly #opts: LazyOpenOptions;
-  /** Set once a refresh found the file out of the lazy scope (rewritten as v1, damaged): every answer is its. */
-  #eager: XcshModel | null = null;
   #refreshing: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -59,7 +55,6 @@ export class LazyXcshModel implements SessionModel {
     revision = 1,
   ) {
     this.#l10nT = opts.l10nT ?? english;
-    this.#opts = opts;
     this.#s = LazyXcshModel.#state(ix, revision);
   }
 
@@ -70,8 +65,8 @@ export class LazyXcshModel implements SessionModel {
       path: ix.path,
       header: ix.header,
       firstPrompt: ix.firstPrompt,
-      originalVersion: 3,
-      readOnlyReason: null,
+      originalVersion: ix.originalVersion,
+      readOnlyReason: ix.readOnlyReason,
       stat: { size: ix.stat.size, mtimeMs: ix.stat.mtimeMs },
       bytes: ix.bytes,
       entryCount: ix.n,
@@ -100,13 +95,12 @@ export class LazyXcshModel implements SessionModel {
     return { branches, ix, tree, bodies, contexts: new LazyContexts(ix, tree, bodies, revision), summary, revision };
   }
 
-  /** The lazy model of a file, or null when the file is not in its scope (the eager model opens those). */
-  static async tryOpen(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel | null> {
+  /** The model of an xcsh file (its index kept in `opts.indexCache`, or built). */
+  static async open(path: string, opts: LazyOpenOptions = {}): Promise<LazyXcshModel> {
     const cache = opts.indexCache;
-    const { outcome, built } = await cachedOrBuiltIndex(path, cache, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-    if (outcome.kind === 'fallback') return null;
-    const model = new LazyXcshModel(path, outcome.index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
-    if (cache && built) model.#keep(cache, outcome.index);
+    const { index, built } = await cachedOrBuiltIndex(path, cache, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    const model = new LazyXcshModel(path, index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
+    if (cache && built) model.#keep(cache, index);
     return model;
   }
 
@@ -130,17 +124,14 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async summary(): Promise<SessionSummary> {
-    if (this.#eager) return this.#eager.summary();
     return this.#s.summary;
   }
 
   async has(nodeId: string): Promise<boolean> {
-    if (this.#eager) return this.#eager.has(nodeId);
     return this.#s.tree.has(nodeId);
   }
 
   async defaultLeaf(): Promise<string | null> {
-    if (this.#eager) return this.#eager.defaultLeaf();
     return this.#s.tree.defaultLeafId;
   }
 
@@ -182,7 +173,6 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async tree(p: TreeParams): Promise<TreeResult> {
-    if (this.#eager) return this.#eager.tree(p);
     const s = this.#s;
     const leafPos = s.contexts.resolveLeaf(p.leafId);
     const flat = await this.#flat(p.filter, p.search, leafPos);
@@ -215,22 +205,18 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async context(leafId: string | null): Promise<ContextInfo> {
-    if (this.#eager) return this.#eager.context(leafId);
     return (await this.#s.contexts.plan(leafId)).info;
   }
 
   async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
-    if (this.#eager) return this.#eager.messages(leafId, start, count);
     return this.#s.contexts.messages(leafId, start, count);
   }
 
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
-    if (this.#eager) return this.#eager.cutEntries(leafId, start, count);
     return this.#s.contexts.cutEntries(leafId, start, count);
   }
 
   async chart(leafId: string | null): Promise<ChartData> {
-    if (this.#eager) return this.#eager.chart(leafId);
     const info = await this.context(leafId);
     const leftOut = chartLeftOut(info);
     if (leftOut) return leftOut;
@@ -239,18 +225,15 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async locate(leafId: string | null, entryId: string): Promise<{ messageIndex: number | null; cutIndex: number | null }> {
-    if (this.#eager) return this.#eager.locate(leafId, entryId);
     return this.#s.contexts.locate(leafId, entryId);
   }
 
   async rawEntry(entryId: string): Promise<unknown> {
-    if (this.#eager) return this.#eager.rawEntry(entryId);
     const pos = this.#s.tree.indexOf(entryId);
     return pos === -1 ? null : this.#s.bodies.one(pos);
   }
 
   async image(entryId: string, blockIndex: number): Promise<ImageResult> {
-    if (this.#eager) return this.#eager.image(entryId, blockIndex);
     const t = this.#l10nT;
     const s = this.#s;
     const pos = s.tree.indexOf(entryId);
@@ -259,10 +242,8 @@ export class LazyXcshModel implements SessionModel {
   }
 
   /**
-   * Follows the file as tail.ts does for the eager document: an append is read as a tail and the
-   * index grows in place ('appended'); any other change indexes the file again ('reloaded'). A
-   * file that left the lazy scope (rewritten as v1, damaged) is handed to the eager model from
-   * then on.
+   * Follows the file as tail.ts does for a loaded session: an append is read as a tail and the
+   * index grows in place ('appended'); any other change indexes the file again ('reloaded').
    */
   refresh(signal?: AbortSignal): Promise<RefreshOutcome> {
     // One at a time: a tail read extends the tree in place, and two overlapping ones would append twice.
@@ -272,7 +253,6 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async #refreshNow(signal?: AbortSignal): Promise<RefreshOutcome> {
-    if (this.#eager) return this.#eager.refresh();
     const s = this.#s;
     const tail = await appendLazyIndex(s.ix, signal ? { signal } : {});
     if (tail.kind === 'unchanged') return { kind: 'unchanged', summary: s.summary };
@@ -280,13 +260,7 @@ export class LazyXcshModel implements SessionModel {
       this.#replace(tail.index, s.revision + 1);
       return { kind: 'appended', summary: this.#s.summary };
     }
-    const r = await buildLazyIndex(this.path, signal ? { signal } : {});
-    if (r.kind === 'fallback') {
-      // Out of the lazy scope now: the eager model reads it (its revisions go on from ours).
-      this.#eager = await XcshModel.open(this.path, this.#opts, s.revision + 1);
-      return { kind: 'reloaded', summary: await this.#eager.summary() };
-    }
-    this.#replace(r.index, s.revision + 1);
+    this.#replace(await buildLazyIndex(this.path, signal ? { signal } : {}), s.revision + 1);
     return { kind: 'reloaded', summary: this.#s.summary };
   }
 
@@ -297,25 +271,21 @@ export class LazyXcshModel implements SessionModel {
   }
 
   async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
-    if (this.#eager) return this.#eager.segments(q, under);
     await this.#searchBits(q.search);
     return this.#s.branches.segments(q, under);
   }
 
   async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
-    if (this.#eager) return this.#eager.runEntries(q, firstId, start, count);
     await this.#searchBits(q.search);
     return this.#s.branches.runEntries(q, firstId, start, count);
   }
 
   async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
-    if (this.#eager) return this.#eager.revealPath(q, entryId);
     await this.#searchBits(q.search);
     return this.#s.branches.revealPath(q, entryId);
   }
 
   async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
-    if (this.#eager) return this.#eager.searchHit(q);
     await this.#searchBits(q.search);
     return this.#s.branches.searchHit(q);
   }

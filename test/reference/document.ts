@@ -1,12 +1,13 @@
-// One opened session: the loaded file plus its tree index, with every diagnostic (reader,
+// The reference (test-only, issue 23): one opened session as the whole-file model holds it: the
+// loaded file plus its tree index, with every diagnostic (reader,
 // loader, tree) in one list sorted by line. This is what the CLI and the extension work with.
-import type { BlobStore } from './blobs';
-import { buildSessionContext, type SessionContext } from './context';
-import type { Diagnostic } from '../../diagnostics';
-import { loadSessionFile, loadSessionFromText, type LoadedSession } from './load';
-import { computeSessionStats, extendSessionStats, type SessionStats } from './stats';
-import { planTail, readTail, statOrNull } from './tail';
-import { buildTreeIndex, type TreeIndex } from '../../tree/tree';
+import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
+import { buildSessionContext, type SessionContext } from '../../src/core/formats/xcsh/context';
+import type { Diagnostic } from '../../src/core/diagnostics';
+import { loadSessionFile, loadSessionFromText, type LoadedSession } from '../../src/core/formats/xcsh/load';
+import { computeSessionStats, extendSessionStats, type SessionStats } from '../../src/core/formats/xcsh/stats';
+import { planTail, readTail, statOrNull } from '../../src/core/formats/xcsh/tail';
+import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
 
 export interface SessionDocument {
   path: string | null;

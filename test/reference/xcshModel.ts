@@ -1,19 +1,22 @@
-// The session model of an xcsh / pi / oh-my-pi file (src/core/engine/model.ts): the loaded
+// The reference (test-only, issue 23): the whole-file xcsh model the session engine
+// (src/core/engine/xcsh/lazy) is checked against. The session model of an xcsh / pi / oh-my-pi
+// file (src/core/engine/model.ts): the loaded
 // document, its tree index and totals, answered in windows. Growth is read incrementally (only
 // the appended tail is parsed and indexed, src/core/formats/xcsh/tail.ts), with a full reload
 // whenever the file changed in any other way.
-import { BlobStore, defaultBlobDir } from '../../formats/xcsh/blobs';
-import { imageResult } from './imageResult';
-import { openSessionDocument, refreshSessionDocument, type SessionDocument } from '../../formats/xcsh/document';
-import { english, type Translate } from '../../l10n';
-import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
-import { contextChart } from '../contextChart';
-import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
+import { BlobStore, defaultBlobDir } from '../../src/core/formats/xcsh/blobs';
+import { imageResult } from '../../src/core/engine/xcsh/imageResult';
+import { openSessionDocument, refreshSessionDocument, type SessionDocument } from './document';
+import { english, type Translate } from '../../src/core/l10n';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../src/protocol/messages';
+import { contextChart } from '../../src/core/engine/contextChart';
+import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../src/core/engine/model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
-import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from './branchQueries';
-import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../tree/treeView';
-import { layoutTree, rowOfEntry, selectLeafIn, treeRows, type FlatTree, type TreeLayout } from './treeRows';
+import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../../src/core/engine/xcsh/branchQueries';
+import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../src/core/tree/treeView';
+import { rowOfEntry, selectLeafIn } from '../../src/core/engine/xcsh/treeRows';
+import { layoutTree, treeRows, type FlatTree, type TreeLayout } from './treeRows';
 
 export class XcshModel implements SessionModel {
   readonly format = 'xcsh' as const;

@@ -1,0 +1,223 @@
+// The reference (test-only, issue 23): `context`, `entries`, `tree` and `doctor` as the CLI printed
+// them from the whole-file document before every command asked the session engine. The engine's
+// commands (src/cli/commands/read.ts) must print byte for byte what these print
+// (test/unit/cliLazyRead.test.ts, test/unit/cliTreeLayout.test.ts).
+import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
+import { formatDiagnostic, severityOf, type Diagnostic } from '../../src/core/diagnostics';
+import { auditSessionBytes } from '../../src/core/formats/xcsh/byteAudit';
+import type { TreeIndex } from '../../src/core/tree/tree';
+import { escapeForTerminal } from '../../src/cli/terminalText';
+import { tempFileDiagnostics } from '../../src/core/store/tempFiles';
+import { blobStoreOf, CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
+import { dshContext, dshDoctor, dshTree } from '../../src/cli/commands/dsh';
+import { resolveImages } from '../../src/cli/commands/lazyRead';
+import { entryPreview, type TreeRowJson } from '../../src/cli/commands/entryPreview';
+import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from '../../src/cli/commands/treeText';
+import { USAGE } from '../../src/cli/commands/read';
+import { openSessionDocument, type SessionDocument } from './document';
+
+/** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
+function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
+  if (values.blobs !== undefined) throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${usage}`);
+}
+
+/** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
+function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
+  for (const o of ['at', 'session'] as const) {
+    if (values[o] !== undefined) throw new UsageError(`--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file\n${usage}`);
+  }
+}
+
+/** The session document, with image references resolved from `--blobs <dir>` when given. */
+async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
+  const store = blobStoreOf(blobs);
+  return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
+}
+
+/** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
+function diagnosticLine(file: string, d: Diagnostic): string {
+  return escapeForTerminal(formatDiagnostic(file, d));
+}
+
+function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
+}
+
+export async function referenceContext(argv: string[], io: Io): Promise<number> {
+  const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, at: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
+  if (!args) return 0;
+  const { values, file, format } = args;
+  if (format === 'dsh') {
+    if (values.leaf !== undefined) throw new UsageError(`--leaf names an xcsh entry; a dsh log takes --at <seq>\n${USAGE.context}`);
+    refuseBlobs(values, USAGE.context);
+    return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
+  }
+  refuseDshOptions(values, USAGE.context);
+  const { doc, store } = await openWithBlobs(file, values.blobs);
+  let leaf: string | null | undefined = undefined;
+  if (values.leaf === 'null') leaf = null;
+  else if (typeof values.leaf === 'string') {
+    if (!doc.tree.has(values.leaf)) throw new CliError(`no entry with id "${values.leaf}" (use --leaf null for the empty context)`, file, 0);
+    leaf = values.leaf;
+  }
+  warnDiagnostics(io, file, doc.diagnostics);
+  const ctx = doc.context(leaf);
+  if (store) ctx.messages = await resolveImages(ctx.messages, store);
+  writeJson(io, ctx, values.pretty === true);
+  return 0;
+}
+
+export async function referenceEntries(argv: string[], io: Io): Promise<number> {
+  const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
+  if (!args) return 0;
+  const { values, file, format } = args;
+  if (format === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
+  const { doc } = await openWithBlobs(file, values.blobs);
+  writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
+  return 0;
+}
+
+/**
+ * A linear run of entries and the branches after its last entry. Nesting grows with branch
+ * points only, never with depth: a 1M-entry chain is one segment, so neither the text printer nor
+ * JSON.stringify (which recurses) meets a million levels.
+ */
+interface Segment {
+  entries: TreeRowJson[];
+  children: Segment[];
+}
+
+function buildSegments(tree: TreeIndex): Segment[] {
+  const make = (): Segment => ({ entries: [], children: [] });
+  const roots: Segment[] = [];
+  const work: { seg: Segment; id: string }[] = [];
+  for (const r of tree.roots) {
+    const seg = make();
+    roots.push(seg);
+    work.push({ seg, id: r });
+  }
+  while (work.length > 0) {
+    const { seg, id: start } = work.pop()!;
+    let id: string | null = start;
+    while (id !== null) {
+      const e = tree.get(id)!;
+      const row: Segment['entries'][number] = { id, type: e.type, line: tree.lineOf(id), preview: entryPreview(e) };
+      const label = tree.labels.get(id);
+      if (label !== undefined) row.label = label;
+      if (id === tree.defaultLeafId) row.leaf = true;
+      seg.entries.push(row);
+      const kids = tree.children(id);
+      if (kids.length === 1) id = kids[0]!.id;
+      else {
+        for (const k of kids) {
+          const child = make();
+          seg.children.push(child);
+          work.push({ seg: child, id: k.id });
+        }
+        id = null;
+      }
+    }
+  }
+  return roots;
+}
+
+/**
+ * The text tree (layout in treeText.ts): a segment's rows on one prefix; after a fork, the side
+ * branches one level under it, then the trunk (the child on the path to the default leaf, else
+ * the last) on the fork point's own prefix.
+ */
+function printSegments(io: Io, tree: TreeIndex, roots: Segment[]): void {
+  const leafId = tree.defaultLeafId;
+  const onPath = pathMarks(tree.entries.length, leafId === null ? -1 : tree.indexOf(leafId), (i) => tree.parentAt(i));
+  const stack: { seg: Segment; first: string; rest: string }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ seg: roots[i]!, first: '', rest: '' });
+  let buf = '';
+  while (stack.length > 0) {
+    const { seg, first, rest } = stack.pop()!;
+    seg.entries.forEach((r, i) => {
+      buf += treeRowText(i === 0 ? first : rest, r);
+      if (buf.length > 1 << 16) {
+        io.out(buf);
+        buf = '';
+      }
+    });
+    const kids = seg.children;
+    if (kids.length === 0) continue;
+    const trunk = trunkIndex(
+      kids.map((k) => tree.indexOf(k.entries[0]!.id)),
+      onPath,
+    );
+    // Popped in file order: the side branches, then the trunk.
+    stack.push({ seg: kids[trunk]!, first: rest, rest });
+    for (let i = kids.length - 1; i >= 0; i--) if (i !== trunk) stack.push({ seg: kids[i]!, first: rest + BRANCH_FIRST, rest: rest + BRANCH_REST });
+  }
+  io.out(buf);
+}
+
+export async function referenceTree(argv: string[], io: Io): Promise<number> {
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
+  if (!args) return 0;
+  const { values, file, format } = args;
+  if (format === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
+  refuseDshOptions(values, USAGE.tree);
+  const doc = await openSessionDocument(file);
+  const roots = buildSegments(doc.tree);
+  if (values.json) {
+    writeJson(io, { defaultLeafId: doc.tree.defaultLeafId, roots }, values.pretty === true);
+  } else {
+    warnDiagnostics(io, file, doc.diagnostics);
+    if (doc.loaded.stat?.size === 0) io.err(`${escapeForTerminal(file)}: empty file (0 bytes): no session in it yet\n`);
+    printSegments(io, doc.tree, roots);
+  }
+  return 0;
+}
+
+interface DoctorFacts_ {
+  onDisk: boolean;
+  empty: boolean;
+  readOnlyReason: string | null;
+  version: number | null;
+  entries: number;
+  diagnostics: Diagnostic[];
+}
+
+async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts_> {
+  const { doc } = await openWithBlobs(file, blobs);
+  const l = doc.loaded;
+  return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
+}
+
+export async function referenceDoctor(argv: string[], io: Io): Promise<number> {
+  const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
+  if (!args) return 0;
+  const { values, file, format } = args;
+  if (format === 'dsh') {
+    refuseBlobs(values, USAGE.doctor);
+    return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
+  }
+  refuseDshOptions(values, USAGE.doctor);
+  const facts = await doctorFacts(file, values.blobs);
+  // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
+  const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
+  const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
+  // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
+  const findings = diagnostics.filter((d) => d.severity !== 'info').length;
+  // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
+  // migrates from, not something the file says (issue 14 §7).
+  const header = facts.version !== null ? 'present' : 'missing';
+  if (values.json) {
+    writeJson(
+      io,
+      { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
+      values.pretty === true,
+    );
+  } else {
+    for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
+    const shown = escapeForTerminal(file);
+    const found = `${findings} finding${findings === 1 ? '' : 's'}`;
+    if (facts.empty) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
+    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${facts.entries} entries); ${found}\n`);
+    else io.err(findings === 0 ? `${shown}: clean (${facts.entries} entries)\n` : `${shown}: ${found}\n`);
+  }
+  return findings === 0 ? 0 : 1;
+}
