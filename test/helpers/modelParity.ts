@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XcshModel as EagerModel } from '../../src/core/engine/xcsh/xcshModel';
+import { XcshModel as EagerModel } from '../reference/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
 import type { TreeFilter } from '../../src/protocol/messages';
-import type { XcshModel } from '../../src/core/engine/xcsh/xcshModel';
+import type { XcshModel } from '../reference/xcshModel';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
 
@@ -134,7 +134,7 @@ export function oldSessionFile(text: string, prefix = 'loom-parity-'): string {
 export async function assertTextParity(text: string): Promise<string> {
   const p = oldSessionFile(text);
   const eager = await EagerModel.open(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
-  const lazy = await LazyXcshModel.tryOpen(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
+  const lazy = await LazyXcshModel.open(p, { blobDir: join(tmpdir(), 'sl-no-blobs') });
   assert.ok(lazy, 'in the lazy scope');
   const ids = probeIds(eager);
   await assertSameAnswers(eager, lazy, { leaves: ids, searches: ['x'], window: 3 });

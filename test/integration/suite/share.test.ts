@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
-import { openSessionDocument } from '../../../src/core/formats/xcsh/document';
+import { openSessionDocument } from '../../reference/document';
 import { click, frameEval, harnessAvailable, screenshot } from './harness';
 import { chartPoints } from '../../../src/protocol/chartData';
 import { openSessionModel } from '../../../src/core/engine/openModel';
