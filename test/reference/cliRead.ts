@@ -4,16 +4,14 @@
 // (test/unit/cliLazyRead.test.ts, test/unit/cliTreeLayout.test.ts).
 import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../src/core/diagnostics';
-import { auditSessionBytes } from '../../src/core/formats/xcsh/byteAudit';
 import type { TreeIndex } from '../../src/core/tree/tree';
 import { escapeForTerminal } from '../../src/cli/terminalText';
-import { tempFileDiagnostics } from '../../src/core/store/tempFiles';
 import { blobStoreOf, CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
 import { dshContext, dshDoctor, dshTree } from '../../src/cli/commands/dsh';
 import { resolveImages } from '../../src/cli/commands/lazyRead';
 import { entryPreview, type TreeRowJson } from '../../src/cli/commands/entryPreview';
 import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from '../../src/cli/commands/treeText';
-import { USAGE } from '../../src/cli/commands/read';
+import { reportDoctor, USAGE, type DoctorFacts } from '../../src/cli/commands/read';
 import { openSessionDocument, type SessionDocument } from './document';
 
 /** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
@@ -172,16 +170,8 @@ export async function referenceTree(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-interface DoctorFacts_ {
-  onDisk: boolean;
-  empty: boolean;
-  readOnlyReason: string | null;
-  version: number | null;
-  entries: number;
-  diagnostics: Diagnostic[];
-}
 
-async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts_> {
+async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
   const { doc } = await openWithBlobs(file, blobs);
   const l = doc.loaded;
   return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
@@ -196,28 +186,5 @@ export async function referenceDoctor(argv: string[], io: Io): Promise<number> {
     return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
   }
   refuseDshOptions(values, USAGE.doctor);
-  const facts = await doctorFacts(file, values.blobs);
-  // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
-  const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
-  const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
-  // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
-  const findings = diagnostics.filter((d) => d.severity !== 'info').length;
-  // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
-  // migrates from, not something the file says (issue 14 §7).
-  const header = facts.version !== null ? 'present' : 'missing';
-  if (values.json) {
-    writeJson(
-      io,
-      { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
-      values.pretty === true,
-    );
-  } else {
-    for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
-    const shown = escapeForTerminal(file);
-    const found = `${findings} finding${findings === 1 ? '' : 's'}`;
-    if (facts.empty) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
-    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${facts.entries} entries); ${found}\n`);
-    else io.err(findings === 0 ? `${shown}: clean (${facts.entries} entries)\n` : `${shown}: ${found}\n`);
-  }
-  return findings === 0 ? 0 : 1;
+  return reportDoctor(io, file, await doctorFacts(file, values.blobs), values.json === true, values.pretty === true);
 }

@@ -121,7 +121,7 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
 // ---- doctor ----
 
 /** What doctor reports of a file, from its index. */
-interface DoctorFacts {
+export interface DoctorFacts {
   /** The file was there to read (a missing one reads as empty, with nothing to audit). */
   onDisk: boolean;
   empty: boolean;
@@ -146,7 +146,11 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
     return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
   }
   refuseDshOptions(values, USAGE.doctor);
-  const facts = await doctorFacts(file, values.blobs);
+  return reportDoctor(io, file, await doctorFacts(file, values.blobs), values.json === true, values.pretty === true);
+}
+
+/** Prints doctor's report of an xcsh file's facts (with the byte audit and temp files beside it); the exit code. */
+export async function reportDoctor(io: Io, file: string, facts: DoctorFacts, json: boolean, pretty: boolean): Promise<number> {
   // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
   const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
   const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
@@ -155,11 +159,11 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
   // migrates from, not something the file says (issue 14 §7).
   const header = facts.version !== null ? 'present' : 'missing';
-  if (values.json) {
+  if (json) {
     writeJson(
       io,
       { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
-      values.pretty === true,
+      pretty,
     );
   } else {
     for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
