@@ -3,7 +3,6 @@
 // commands (src/cli/commands/read.ts) must print byte for byte what these print
 // (test/unit/cliLazyRead.test.ts, test/unit/cliTreeLayout.test.ts).
 import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { formatDiagnostic, severityOf, type Diagnostic } from '../../src/core/diagnostics';
 import type { TreeIndex } from '../../src/core/tree/tree';
 import { escapeForTerminal } from '../../src/cli/terminalText';
 import { blobStoreOf, CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
@@ -11,34 +10,13 @@ import { dshContext, dshDoctor, dshTree } from '../../src/cli/commands/dsh';
 import { resolveImages } from '../../src/cli/commands/lazyRead';
 import { entryPreview, type TreeRowJson } from '../../src/cli/commands/entryPreview';
 import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from '../../src/cli/commands/treeText';
-import { reportDoctor, USAGE, type DoctorFacts } from '../../src/cli/commands/read';
+import { refuseBlobs, refuseDshOptions, reportDoctor, USAGE, warnDiagnostics, type DoctorFacts } from '../../src/cli/commands/read';
 import { openSessionDocument, type SessionDocument } from './document';
-
-/** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
-function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
-  if (values.blobs !== undefined) throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${usage}`);
-}
-
-/** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
-function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
-  for (const o of ['at', 'session'] as const) {
-    if (values[o] !== undefined) throw new UsageError(`--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file\n${usage}`);
-  }
-}
 
 /** The session document, with image references resolved from `--blobs <dir>` when given. */
 async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
   const store = blobStoreOf(blobs);
   return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
-}
-
-/** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
-function diagnosticLine(file: string, d: Diagnostic): string {
-  return escapeForTerminal(formatDiagnostic(file, d));
-}
-
-function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
 }
 
 export async function referenceContext(argv: string[], io: Io): Promise<number> {

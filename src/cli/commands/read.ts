@@ -21,12 +21,12 @@ export const USAGE = {
 };
 
 /** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
-function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
+export function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
   if (values.blobs !== undefined) throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${usage}`);
 }
 
 /** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
-function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
+export function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
   for (const o of ['at', 'session'] as const) {
     if (values[o] !== undefined) throw new UsageError(`--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file\n${usage}`);
   }
@@ -45,7 +45,7 @@ function diagnosticLine(file: string, d: Diagnostic): string {
   return escapeForTerminal(formatDiagnostic(file, d));
 }
 
-function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
+export function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) if (severityOf(d.kind) !== 'info') io.err(`${diagnosticLine(file, d)}\n`);
 }
 
