@@ -84,7 +84,7 @@ export function layoutForest(src: ForestSource, filter: TreeFilter, tokens: read
   return { pos: pos.slice(0, rows), rowAt, depths: depths.slice(0, rows), forks: forks.slice(0, rows), hidden };
 }
 
-export type TreeWalk = Pick<ForestSource, 'indexOf' | 'parentAt'>;
+type TreeWalk = Pick<ForestSource, 'indexOf' | 'parentAt'>;
 
 /** A layout with a selected leaf: its path highlighted, its row (or its nearest visible ancestor's) selected. */
 export function selectLeafIn<L extends ForestLayout>(index: TreeWalk, layout: L, selectedLeaf: string | null): L & LeafSelection {
