@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.join(root, 'test', 'fixtures');
-for (const folder of ['dsh', 'real-v3', 'upstream', 'upstream-full']) {
+for (const folder of ['dsh', 'real-v3', 'upstream', 'upstream-full', 'claude-code', 'codex']) {
   const dir = path.join(fixtures, folder);
   if (!existsSync(path.join(dir, 'README.md'))) {
     console.error(

@@ -52,7 +52,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURE_FOLDERS, REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
+import { GOLDEN_FIXTURE_FOLDERS, REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
 import { dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from '../helpers/dshBuild';
 import { deepLine, sessionOf, type Shape } from '../helpers/damage';
 import { renderFile, type GeneratedFile } from '../helpers/generatedV3';
@@ -270,7 +270,7 @@ async function buildWorld(): Promise<World> {
   };
 
   // 1. the real fixtures
-  for (const folder of FIXTURE_FOLDERS) for (const f of fixtureFiles(folder)) repoFile(f, folder === 'dsh' ? 'dsh' : 'xcsh', folder);
+  for (const folder of GOLDEN_FIXTURE_FOLDERS) for (const f of fixtureFiles(folder)) repoFile(f, folder === 'dsh' ? 'dsh' : 'xcsh', folder);
 
   // 2. the hand-written samples (samples/generate-samples.mjs): the demo session, its subagent, the XSS one
   const samples = join(REPO_ROOT, 'samples', 'sessions');

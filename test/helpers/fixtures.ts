@@ -6,7 +6,9 @@ import { join, resolve } from 'node:path';
 /** The repository root (this file is test/helpers/fixtures.ts). */
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 /** The fixture folders the tests load; `fixturesMissing` checks each of them. */
-export const FIXTURE_FOLDERS = ['dsh', 'real-v3', 'upstream', 'upstream-full'] as const;
+export const FIXTURE_FOLDERS = ['dsh', 'real-v3', 'upstream', 'upstream-full', 'claude-code', 'codex'] as const;
+/** The folders of the formats the CLI's golden outputs were captured on (xcsh and dsh). */
+export const GOLDEN_FIXTURE_FOLDERS = ['dsh', 'real-v3', 'upstream', 'upstream-full'] as const;
 /** `test/fixtures` in the repository (SESSION_LOOM_FIXTURES points elsewhere, e.g. at a newer set). */
 export const FIXTURES = process.env.SESSION_LOOM_FIXTURES ?? resolve(REPO_ROOT, 'test', 'fixtures');
 
