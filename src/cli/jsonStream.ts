@@ -3,17 +3,7 @@
 // and written as they come. The text is exactly JSON.stringify(object, null, pretty ? 2 : undefined).
 import { jsonForTerminal } from './terminalText';
 import type { Io } from './util';
-
-/** A member whose value is an array given in windows: `produce` calls `emit` with each window, in order. */
-export interface StreamedArray {
-  stream: (emit: (items: readonly unknown[]) => void | Promise<void>) => Promise<void>;
-}
-
-export type Member = readonly [key: string, value: unknown | StreamedArray];
-
-function isStreamed(v: unknown): v is StreamedArray {
-  return typeof v === 'object' && v !== null && typeof (v as StreamedArray).stream === 'function';
-}
+import { isStreamed, type Member } from '../core/engine/documents';
 
 /** JSON.stringify's text of a value nested `depth` levels in a pretty document. */
 function nested(value: unknown, pretty: boolean, depth: number): string {

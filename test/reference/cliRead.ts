@@ -1,33 +1,40 @@
 // The reference (test-only, issue 23): `context`, `entries`, `tree` and `doctor` as the CLI printed
-// them from the whole-file document before every command asked the session engine. The engine's
-// commands (src/cli/commands/read.ts) must print byte for byte what these print
-// (test/unit/cliLazyRead.test.ts, test/unit/cliTreeLayout.test.ts).
+// an xcsh file from the whole-file document before every command asked the session engine. The
+// engine's commands (src/cli/commands/read.ts) must print byte for byte what these print
+// (test/unit/cliLazyRead.test.ts, test/unit/cliTreeLayout.test.ts). A dsh log is not the
+// reference's business: it goes to the product's commands.
 import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
 import type { TreeIndex } from '../../src/core/tree/tree';
 import { escapeForTerminal } from '../../src/cli/terminalText';
-import { blobStoreOf, CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
-import { dshContext, dshDoctor, dshTree } from '../../src/cli/commands/dsh';
-import { resolveImages } from '../../src/cli/commands/lazyRead';
-import { entryPreview, type TreeRowJson } from '../../src/cli/commands/entryPreview';
-import { BRANCH_FIRST, BRANCH_REST, pathMarks, treeRowText, trunkIndex } from '../../src/cli/commands/treeText';
-import { refuseBlobs, refuseDshOptions, reportDoctor, USAGE, warnDiagnostics, type DoctorFacts } from '../../src/cli/commands/read';
+import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
+import { entryPreview, type TreeRowJson } from '../../src/core/engine/xcsh/entryPreview';
+import { BRANCH_FIRST, BRANCH_REST, checkedBlobStore, pathMarks, resolveImages, trunkIndex, xcshDoctorReport, type XcshDoctorFacts } from '../../src/core/engine/xcsh/lazy/xcshDocuments';
+import { contextCommand, doctorCommand, entriesCommand, printDoctor, treeCommand, treeLineText, USAGE, warnDiagnostics } from '../../src/cli/commands/read';
+import type { TreeLine } from '../../src/core/engine/documents';
+import { sessionReader } from '../../src/core/engine/openModel';
 import { openSessionDocument, type SessionDocument } from './document';
 
 /** The session document, with image references resolved from `--blobs <dir>` when given. */
 async function openWithBlobs(file: string, blobs: string | boolean | undefined): Promise<{ doc: SessionDocument; store: BlobStore | undefined }> {
-  const store = blobStoreOf(blobs);
+  const store = checkedBlobStore(blobs);
   return { doc: await openSessionDocument(file, store ? { blobs: store } : {}), store };
+}
+
+/** Options of another format, refused as the CLI's xcsh reader refuses them. */
+function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
+  const foreign = sessionReader('xcsh').foreignOption('context', values);
+  if (foreign) throw new UsageError(`${foreign}\n${usage}`);
+}
+
+function treeLine(lead: string, r: TreeRowJson): TreeLine {
+  return { lead, id: r.id, preview: r.preview, ...(r.label !== undefined ? { label: r.label } : {}), ...(r.leaf ? { leaf: true as const } : {}) };
 }
 
 export async function referenceContext(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, at: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
   if (!args) return 0;
   const { values, file, format } = args;
-  if (format === 'dsh') {
-    if (values.leaf !== undefined) throw new UsageError(`--leaf names an xcsh entry; a dsh log takes --at <seq>\n${USAGE.context}`);
-    refuseBlobs(values, USAGE.context);
-    return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
-  }
+  if (format === 'dsh') return contextCommand(argv, io);
   refuseDshOptions(values, USAGE.context);
   const { doc, store } = await openWithBlobs(file, values.blobs);
   let leaf: string | null | undefined = undefined;
@@ -47,7 +54,7 @@ export async function referenceEntries(argv: string[], io: Io): Promise<number> 
   const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
   if (!args) return 0;
   const { values, file, format } = args;
-  if (format === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
+  if (format === 'dsh') return entriesCommand(argv, io);
   const { doc } = await openWithBlobs(file, values.blobs);
   writeJson(io, { header: doc.loaded.header, entries: doc.loaded.entries, diagnostics: doc.diagnostics, leafId: doc.tree.defaultLeafId }, values.pretty === true);
   return 0;
@@ -111,7 +118,7 @@ function printSegments(io: Io, tree: TreeIndex, roots: Segment[]): void {
   while (stack.length > 0) {
     const { seg, first, rest } = stack.pop()!;
     seg.entries.forEach((r, i) => {
-      buf += treeRowText(i === 0 ? first : rest, r);
+      buf += treeLineText(treeLine(i === 0 ? first : rest, r));
       if (buf.length > 1 << 16) {
         io.out(buf);
         buf = '';
@@ -134,7 +141,7 @@ export async function referenceTree(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
   if (!args) return 0;
   const { values, file, format } = args;
-  if (format === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
+  if (format === 'dsh') return treeCommand(argv, io);
   refuseDshOptions(values, USAGE.tree);
   const doc = await openSessionDocument(file);
   const roots = buildSegments(doc.tree);
@@ -149,7 +156,7 @@ export async function referenceTree(argv: string[], io: Io): Promise<number> {
 }
 
 
-async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
+async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<XcshDoctorFacts> {
   const { doc } = await openWithBlobs(file, blobs);
   const l = doc.loaded;
   return { onDisk: l.stat !== null, empty: l.stat?.size === 0, readOnlyReason: l.readOnlyReason, version: l.header ? l.originalVersion : null, entries: l.entries.length, diagnostics: doc.diagnostics };
@@ -159,10 +166,7 @@ export async function referenceDoctor(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
   const { values, file, format } = args;
-  if (format === 'dsh') {
-    refuseBlobs(values, USAGE.doctor);
-    return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
-  }
+  if (format === 'dsh') return doctorCommand(argv, io);
   refuseDshOptions(values, USAGE.doctor);
-  return reportDoctor(io, file, await doctorFacts(file, values.blobs), values.json === true, values.pretty === true);
+  return printDoctor(io, file, await xcshDoctorReport(file, await doctorFacts(file, values.blobs)), values.json === true, values.pretty === true);
 }

@@ -1,15 +1,18 @@
-// Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. An xcsh
-// file is answered from the session engine's index (lazyRead.ts); a dsh log (chosen by content)
-// by commands/dsh.ts.
+// Read-only subcommands: context, entries, events, tree, ls, doctor. Nothing here writes. Each opens
+// the session's model through its format's reader (core/engine/openModel.ts) and prints the
+// model's documents (core/engine/documents.ts): no command knows which agent wrote the file.
+import { join } from 'node:path';
 import { formatDiagnostic, severityOf, type Diagnostic } from '../../core/diagnostics';
 import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkipped } from '../../core/discovery/discovery';
-import { auditSessionBytes } from '../../core/formats/xcsh/byteAudit';
-import { escapeForTerminal } from '../terminalText';
-import { tempFileDiagnostics } from '../../core/store/tempFiles';
-import { blobStoreOf, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
-import { dshContext, dshDoctor, dshEvents, dshTree } from './dsh';
-import { entriesJson, lazyContextCommand, lazyDiagnostics, sessionIndex } from './lazyRead';
-import { lazyTreeCommand } from './lazyTreeCommand';
+import { OptionError, TargetError, type DoctorReport, type TreeLine } from '../../core/engine/documents';
+import type { LocalSessionModel, ModelOptions } from '../../core/engine/model';
+import { sessionReader, type SessionCommand, type SessionReader } from '../../core/engine/openModel';
+import { IndexCache } from '../../core/engine/xcsh/lazy/indexCache';
+import type { SessionFormat } from '../../core/formats/detect';
+import { writeJsonObject } from '../jsonStream';
+import { cliCacheDir } from '../ownWrites';
+import { escapeForTerminal, jsonForTerminal } from '../terminalText';
+import { CliError, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
 
 export const USAGE = {
   context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
@@ -20,24 +23,60 @@ export const USAGE = {
   doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]   (dsh: [--session <id>])',
 };
 
-/** `--blobs` names an xcsh blob store: refused on a dsh log (which has none) rather than ignored. */
-export function refuseBlobs(values: Record<string, string | boolean | undefined>, usage: string): void {
-  if (values.blobs !== undefined) throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${usage}`);
+/** The command's file and options, once parseFileCommand has checked them. */
+export interface FileArgs {
+  values: Record<string, string | boolean | undefined>;
+  file: string;
+  format: SessionFormat;
 }
 
-/** Options only a dsh log takes: refused on an xcsh file rather than silently ignored. */
-export function refuseDshOptions(values: Record<string, string | boolean | undefined>, usage: string): void {
-  for (const o of ['at', 'session'] as const) {
-    if (values[o] !== undefined) throw new UsageError(`--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file\n${usage}`);
+/** The reader of the command's file, once it has said the command applies (a refusal is thrown). */
+export function refuseCommand(command: SessionCommand, args: FileArgs): SessionReader {
+  const reader = sessionReader(args.format);
+  const refusal = reader.refuseCommand(command, args.file);
+  // (a refusal is said against the file's first line, as it always was)
+  if (refusal) throw refusal.usage ? new UsageError(escapeForTerminal(refusal.message)) : new CliError(refusal.message, args.file, 1);
+  return reader;
+}
+
+/**
+ * The model of the session a command is about, opened by its format's reader once the reader has
+ * said the command and its options apply; a number is the exit code when there is nothing to open
+ * (a store of several sessions, whose sessions were listed to choose from).
+ */
+export async function openForCommand(command: SessionCommand, args: FileArgs, usage: string, io: Io, opts: ModelOptions = {}): Promise<LocalSessionModel | number> {
+  const { values, file } = args;
+  const reader = refuseCommand(command, args);
+  const foreign = reader.foreignOption(command, values);
+  if (foreign) throw new UsageError(`${escapeForTerminal(foreign)}\n${usage}`);
+  const session = typeof values.session === 'string' ? values.session : undefined;
+  const choice = await reader.chooseSession(file, session).catch((e: unknown) => {
+    throw e instanceof OptionError ? new UsageError(`${escapeForTerminal(e.message)}\n${usage}`) : e;
+  });
+  if (choice) {
+    io.err(`${escapeForTerminal(file)}: ${escapeForTerminal(choice.message)}\n${usage}\n`);
+    writeJson(io, choice.json, false);
+    return 2;
   }
+  // A big session's index is kept in the CLI's cache folder (`index/`, as the extension keeps its
+  // own): the next command on it reads only what was appended since (indexCache.ts).
+  const indexCache = new IndexCache(join(cliCacheDir(), 'index'));
+  return reader.open(file, { indexCache, keepIndexFirst: true, ...opts, ...(session !== undefined ? { session } : {}) }).catch((e: unknown) => {
+    throw e instanceof TargetError ? new CliError(e.detail, file, 0) : e;
+  });
 }
 
-export async function eventsCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.events, io);
-  if (!args) return 0;
-  const { values, file, format } = args;
-  if (format !== 'dsh') throw new UsageError(`${escapeForTerminal(file)} is an xcsh session file, not a deepseek-harness (dsh) log: use "session-loom entries" for its entries`);
-  return dshEvents(file, values.session as string | undefined, values.pretty === true, io, USAGE.events);
+/** Runs `answer` on the command's model, a request it cannot answer said against the file. */
+async function withModel(command: SessionCommand, args: FileArgs, usage: string, io: Io, answer: (model: LocalSessionModel) => Promise<number>): Promise<number> {
+  const model = await openForCommand(command, args, usage, io);
+  if (typeof model === 'number') return model;
+  try {
+    return await answer(model);
+  } catch (e) {
+    throw e instanceof TargetError ? new CliError(e.detail, args.file, 0) : e;
+  } finally {
+    model.dispose();
+  }
 }
 
 /** `file:line: kind: message` for a terminal: the path and the message come from outside (terminalText.ts). */
@@ -52,36 +91,60 @@ export function warnDiagnostics(io: Io, file: string, diagnostics: readonly Diag
 export async function contextCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { leaf: { type: 'string' }, blobs: { type: 'string' }, at: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.context, io);
   if (!args) return 0;
-  const { values, file, format } = args;
-  if (format === 'dsh') {
-    if (values.leaf !== undefined) throw new UsageError(`--leaf names an xcsh entry; a dsh log takes --at <seq>\n${USAGE.context}`);
-    refuseBlobs(values, USAGE.context);
-    return dshContext(file, values.at as string | undefined, values.session as string | undefined, values.pretty === true, io, USAGE.context);
-  }
-  refuseDshOptions(values, USAGE.context);
-  const leaf = typeof values.leaf === 'string' ? values.leaf : undefined;
-  return lazyContextCommand(await sessionIndex(file), file, leaf, blobStoreOf(values.blobs), values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
+  return withModel('context', args, USAGE.context, io, async (model) => {
+    const { warnings, members } = await model.documents().context(args.values);
+    warnDiagnostics(io, args.file, warnings);
+    await writeJsonObject(io, members, args.values.pretty === true);
+    return 0;
+  });
 }
 
-export async function entriesCommand(argv: string[], io: Io): Promise<number> {
-  const args = await parseFileCommand(argv, { blobs: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.entries, io);
+/** `entries` (an xcsh file's entries) and `events` (a dsh log's): the session's records, as the format calls them. */
+async function recordsCommand(command: 'entries' | 'events', argv: string[], io: Io, options: Parameters<typeof parseFileCommand>[1]): Promise<number> {
+  const args = await parseFileCommand(argv, options, USAGE[command], io);
   if (!args) return 0;
-  const { values, file, format } = args;
-  if (format === 'dsh') throw new UsageError(`${escapeForTerminal(file)} is a deepseek-harness (dsh) log: use "session-loom events" for its events`);
-  // (--blobs adds the blob references' diagnostics; the entries are shown as stored.)
-  await entriesJson(await sessionIndex(file), blobStoreOf(values.blobs), values.pretty === true, io);
-  return 0;
+  return withModel(command, args, USAGE[command], io, async (model) => {
+    const { warnings, members } = await model.documents().records(args.values);
+    warnDiagnostics(io, args.file, warnings);
+    await writeJsonObject(io, members, args.values.pretty === true);
+    return 0;
+  });
+}
+
+export function entriesCommand(argv: string[], io: Io): Promise<number> {
+  return recordsCommand('entries', argv, io, { blobs: { type: 'string' }, pretty: { type: 'boolean' } });
+}
+
+export function eventsCommand(argv: string[], io: Io): Promise<number> {
+  return recordsCommand('events', argv, io, { session: { type: 'string' }, pretty: { type: 'boolean' } });
 }
 
 // ---- tree ----
 
+/** One row of the text tree: prefix, id, preview, `[label]`, and the default leaf's marker (layout: xcshDocuments.ts). */
+export function treeLineText(r: TreeLine): string {
+  return `${r.lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
+}
+
 export async function treeCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.tree, io);
   if (!args) return 0;
-  const { values, file, format } = args;
-  if (format === 'dsh') return dshTree(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.tree);
-  refuseDshOptions(values, USAGE.tree);
-  return lazyTreeCommand(await sessionIndex(file), values.json === true, values.pretty === true, io, (ds) => warnDiagnostics(io, file, ds));
+  return withModel('tree', args, USAGE.tree, io, async (model) => {
+    const docs = model.documents();
+    if (args.values.json) {
+      await docs.treeJson(args.values.pretty === true, (json) => io.out(jsonForTerminal(json)));
+      return 0;
+    }
+    const { warnings, notes, lines } = await docs.treeText();
+    warnDiagnostics(io, args.file, warnings);
+    for (const note of notes) io.err(`${escapeForTerminal(args.file)}: ${escapeForTerminal(note)}\n`);
+    await lines((batch) => {
+      let out = '';
+      for (const line of batch) out += treeLineText(line);
+      io.out(out);
+    });
+    return 0;
+  });
 }
 
 // ---- ls ----
@@ -120,58 +183,21 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
 
 // ---- doctor ----
 
-/** What doctor reports of a file, from its index. */
-export interface DoctorFacts {
-  /** The file was there to read (a missing one reads as empty, with nothing to audit). */
-  onDisk: boolean;
-  empty: boolean;
-  readOnlyReason: string | null;
-  /** The header's version (the loader's, before any migration); null without a header. */
-  version: number | null;
-  entries: number;
-  diagnostics: Diagnostic[];
-}
-
-async function doctorFacts(file: string, blobs: string | boolean | undefined): Promise<DoctorFacts> {
-  const ix = await sessionIndex(file);
-  return { onDisk: true, empty: ix.stat.size === 0, readOnlyReason: ix.readOnlyReason, version: ix.header ? ix.originalVersion : null, entries: ix.n, diagnostics: await lazyDiagnostics(ix, blobStoreOf(blobs)) };
-}
-
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { json: { type: 'boolean' }, blobs: { type: 'string' }, session: { type: 'string' }, pretty: { type: 'boolean' } }, USAGE.doctor, io);
   if (!args) return 0;
-  const { values, file, format } = args;
-  if (format === 'dsh') {
-    refuseBlobs(values, USAGE.doctor);
-    return dshDoctor(file, values.session as string | undefined, values.json === true, values.pretty === true, io, USAGE.doctor);
-  }
-  refuseDshOptions(values, USAGE.doctor);
-  return reportDoctor(io, file, await doctorFacts(file, values.blobs), values.json === true, values.pretty === true);
+  return withModel('doctor', args, USAGE.doctor, io, async (model) => printDoctor(io, args.file, await model.documents().doctor(args.values), args.values.json === true, args.values.pretty === true));
 }
 
-/** Prints doctor's report of an xcsh file's facts (with the byte audit and temp files beside it); the exit code. */
-export async function reportDoctor(io: Io, file: string, facts: DoctorFacts, json: boolean, pretty: boolean): Promise<number> {
-  // invalid UTF-8 and unsafe integers: what a JSON reader cannot give back (a byte scan, doctor only)
-  const all = facts.onDisk ? [...facts.diagnostics, ...(await auditSessionBytes(file))].sort((a, b) => a.line - b.line) : facts.diagnostics;
-  const diagnostics = [...all, ...(await tempFileDiagnostics(file))].map((d) => ({ ...d, severity: severityOf(d.kind) }));
-  // info-level notes (a BOM, the oh-my-pi title line, blank lines) are reported, not findings
-  const findings = diagnostics.filter((d) => d.severity !== 'info').length;
-  // Without a header there is no version to report: the loader's 1 ("absent = 1") is what it
-  // migrates from, not something the file says (issue 14 §7).
-  const header = facts.version !== null ? 'present' : 'missing';
-  if (json) {
-    writeJson(
-      io,
-      { file, readOnlyReason: facts.readOnlyReason, header, version: facts.version, entries: facts.entries, findings, diagnostics },
-      pretty,
-    );
-  } else {
-    for (const d of diagnostics) io.err(`${diagnosticLine(file, d)} (${d.severity})\n`);
-    const shown = escapeForTerminal(file);
-    const found = `${findings} finding${findings === 1 ? '' : 's'}`;
-    if (facts.empty) io.err(`${shown}: empty file (0 bytes): no session in it yet${findings === 0 ? '' : `; ${found}`}\n`);
-    else if (header === 'missing') io.err(`${shown}: no header (damaged, read-only; ${facts.entries} entries); ${found}\n`);
-    else io.err(findings === 0 ? `${shown}: clean (${facts.entries} entries)\n` : `${shown}: ${found}\n`);
+/** Prints doctor's report: the JSON document, or each finding and the verdict on stderr; the exit code. */
+export function printDoctor(io: Io, file: string, report: DoctorReport, json: boolean, pretty: boolean): number {
+  if (json) writeJson(io, report.json, pretty);
+  else {
+    for (const d of report.diagnostics) {
+      const where = report.where?.(d);
+      io.err(`${diagnosticLine(file, d)}${where ? ` (${where})` : ''} (${d.severity})\n`);
+    }
+    io.err(`${escapeForTerminal(file)}: ${escapeForTerminal(report.verdict)}\n`);
   }
-  return findings === 0 ? 0 : 1;
+  return report.exitCode;
 }

@@ -5,13 +5,11 @@ import { writeFile } from 'node:fs/promises';
 import { contextMarkdown } from '../../core/export/contextMarkdown';
 import { buildExportData } from '../../core/export/exportData';
 import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
-import { openSessionModel } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
-import { DshSessionNotFoundError } from '../../core/formats/dsh/index';
 import { escapeDocumentForTerminal, escapeForTerminal } from '../terminalText';
 import { CliError, errorText, parseFileCommand, UsageError, writeJson, type Io } from '../util';
-import { checkSessionOption, listStoreSessions } from './dsh';
+import { openForCommand, refuseCommand } from './read';
 import { PRIVATE_FILE_MODE } from '../../core/store/privateDir';
 
 export const USAGE = {
@@ -31,20 +29,13 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const format = values.format;
   if (format !== 'md' && format !== 'html') throw new UsageError(`--format must be md or html\n${USAGE.export}`);
   const blobDir = typeof values.blobs === 'string' ? values.blobs : undefined;
-  if (values.blobs !== undefined && args.format === 'dsh') throw new UsageError(`--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store\n${USAGE.export}`);
   const leafArg = typeof values.leaf === 'string' ? values.leaf : undefined;
   if (values.branch && format !== 'html') throw new UsageError(`--branch is for --format html (the Markdown is always one branch)\n${USAGE.export}`);
-  // --session picks one session of a dsh SQLite store, as for context, events, tree and doctor: refused
-  // on an xcsh file and on a dsh log of one session; a store without it lists its sessions (exit 2).
-  const session = typeof values.session === 'string' ? values.session : undefined;
-  if (args.format !== 'dsh') {
-    if (session !== undefined) throw new UsageError(`--session is for deepseek-harness (dsh) logs; this is an xcsh session file\n${USAGE.export}`);
-  } else if ((await checkSessionOption(file, session, USAGE.export)) && session === undefined) return listStoreSessions(file, io, USAGE.export);
+  // --session picks one session of a store (a dsh SQLite store), as for context, events, tree and
+  // doctor: the reader refuses it where it does not apply; a store without it lists its sessions (exit 2).
   let text: string;
-  const model = await openSessionModel(file, { ...(blobDir ? { blobDir } : {}), ...(session !== undefined ? { session } : {}) }).catch((e: unknown) => {
-    if (e instanceof DshSessionNotFoundError) throw new CliError(e.message.slice(file.length + 2), file, 0);
-    throw e;
-  });
+  const model = await openForCommand('export', args, USAGE.export, io, blobDir ? { blobDir } : {});
+  if (typeof model === 'number') return model;
   try {
     if (leafArg !== undefined && !(await model.has(leafArg))) throw new CliError(`no entry with id "${leafArg}"`, file, 0);
     if (format === 'md') text = await contextMarkdown(model, leafArg);
@@ -79,7 +70,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals, file } = args;
   const entryId = positionals[1];
   if (!entryId) throw new UsageError(`missing <entryId>\n${USAGE.fork}`);
-  if (args.format === 'dsh') throw new CliError('a deepseek-harness (dsh) log is read-only: it cannot be forked', file, 1);
+  refuseCommand('fork', args);
   try {
     const r = await forkSessionFile(file, entryId, typeof values.output === 'string' ? { outPath: values.output } : {});
     writeJson(io, { file: r.path, sessionId: r.header.id, parentSession: r.header.parentSession, title: r.header.title, entries: r.entries.length, pathLength: r.pathLength, labelsCarried: r.labelsCarried }, values.pretty === true);

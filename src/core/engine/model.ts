@@ -16,6 +16,7 @@ import type { Translate } from '../l10n';
 import type { ChartData, ContextInfo, MessageView, Result, SessionSummary, TreeFilter } from '../../protocol/messages';
 import type { SessionFormat } from '../formats/detect';
 import type { BranchQuery, BranchSegment, EntryFacts, RevealStep, RunEntry } from './xcsh/branchQueries';
+import type { SessionDocuments } from './documents';
 
 export type { BranchQuery, BranchSegment, EntryFacts, RevealStep, RunEntry };
 
@@ -72,6 +73,12 @@ export interface SessionModel {
   searchHit?(q: BranchQuery): Promise<{ entryMatches: number }>;
 }
 
+/** A model in this process (not behind a worker port): it also gives the command line's documents. */
+export interface LocalSessionModel extends SessionModel {
+  /** What the command line prints of the session (documents.ts): context, records, tree, doctor. */
+  documents(): SessionDocuments;
+}
+
 export interface ModelOptions {
   /** The words a view shows (the extension passes vscode.l10n.t). */
   l10nT?: Translate;
@@ -85,6 +92,11 @@ export interface ModelOptions {
   signal?: AbortSignal;
   /** Where the lazy model keeps the indexes of big sessions between openings (none: not kept). */
   indexCache?: IndexCache;
+  /**
+   * Write a newly built index to `indexCache` before the model answers, not in the background (the
+   * CLI, whose process ends with its command).
+   */
+  keepIndexFirst?: boolean;
   /** How far the open has read (the lazy index calls it after each read chunk; the other models do not). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
 }

@@ -1,9 +1,18 @@
 // Opens the session model of a file, choosing the format by content, never by name alone
 // (issue 10): a zstd frame or an SQLite store is dsh's, a first record with dsh's header is
 // dsh's, anything else is read as xcsh (which shows damaged files as damaged).
-import type { SessionFormat } from '../formats/detect';
+//
+// Everything that differs between formats lives behind a model, and the little a caller must know
+// before opening one lives here, in the format's reader (issue 23): which commands and options it
+// has no answer to (and the sentence saying so), and whether the file holds several sessions of
+// which one must be chosen. The CLI asks these and the model's documents; it never branches on
+// the format itself.
+import { startsWithSqliteMagic, type SessionFormat } from '../formats/detect';
+import { DshSessionNotFoundError, listDshDatabaseSessions } from '../formats/dsh/index';
 import { sniffSessionFile } from '../formats/sniff';
-import type { ModelOptions, SessionModel } from './model';
+import { readFileHead } from '../store/fileHead';
+import { OptionError, TargetError, type OptionValues } from './documents';
+import type { LocalSessionModel, ModelOptions } from './model';
 import { DshModel } from './dsh/dshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
 
@@ -17,8 +26,85 @@ export async function detectFileFormat(path: string): Promise<SessionFormat> {
   return sniff.kind === 'session' ? sniff.format : 'xcsh';
 }
 
+/** The commands that read a session file (the CLI's). */
+export type SessionCommand = 'context' | 'entries' | 'events' | 'tree' | 'doctor' | 'export' | 'fork';
+
+/** A command the format has no answer to: a usage error (another command answers), or a refusal. */
+export interface CommandRefusal {
+  usage: boolean;
+  message: string;
+}
+
+/** A file of several sessions opened without choosing one: what to say, and the sessions as data. */
+export interface SessionChoice {
+  message: string;
+  json: unknown;
+}
+
+export interface SessionReader {
+  readonly format: SessionFormat;
+  /** Null when the format answers the command. */
+  refuseCommand(command: SessionCommand, path: string): CommandRefusal | null;
+  /** The sentence refusing the first option of another format the command was given, or null. */
+  foreignOption(command: SessionCommand, options: OptionValues): string | null;
+  /**
+   * A file that holds several sessions, opened without `--session`: the choice to offer (null when
+   * there is nothing to choose). Throws OptionError for a session named in a file of one session.
+   */
+  chooseSession(path: string, session: string | undefined): Promise<SessionChoice | null>;
+  /** The model. Throws TargetError when the session named is not in the file. */
+  open(path: string, opts: ModelOptions): Promise<LocalSessionModel>;
+}
+
+const NOT_DSH = (o: string): string => `--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file`;
+
+const xcshReader: SessionReader = {
+  format: 'xcsh',
+  refuseCommand: (command, path) =>
+    command === 'events' ? { usage: true, message: `${path} is an xcsh session file, not a deepseek-harness (dsh) log: use "session-loom entries" for its entries` } : null,
+  foreignOption: (_command, options) => {
+    for (const o of ['at', 'session']) if (options[o] !== undefined) return NOT_DSH(o);
+    return null;
+  },
+  chooseSession: async () => null,
+  open: (path, opts) => LazyXcshModel.open(path, opts),
+};
+
+const dshReader: SessionReader = {
+  format: 'dsh',
+  refuseCommand: (command, path) => {
+    if (command === 'entries') return { usage: true, message: `${path} is a deepseek-harness (dsh) log: use "session-loom events" for its events` };
+    if (command === 'fork') return { usage: false, message: 'a deepseek-harness (dsh) log is read-only: it cannot be forked' };
+    return null;
+  },
+  foreignOption: (command, options) => {
+    if (command === 'context' && options.leaf !== undefined) return '--leaf names an xcsh entry; a dsh log takes --at <seq>';
+    if (options.blobs !== undefined) return '--blobs is for xcsh session files; a deepseek-harness (dsh) log has no blob store';
+    return null;
+  },
+  // An SQLite store holds many sessions: `--session <id>` picks one; without it, its sessions are listed.
+  chooseSession: async (path, session) => {
+    const store = startsWithSqliteMagic((await readFileHead(path, 16)).data);
+    if (session !== undefined && !store) throw new OptionError(`--session picks a session of a dsh SQLite store; ${path} is a dsh log of one session`);
+    if (!store || session !== undefined) return null;
+    const sessions = await listDshDatabaseSessions(path);
+    return { message: `a dsh SQLite store with ${sessions.length} session${sessions.length === 1 ? '' : 's'}; pick one with --session <id>`, json: { format: 'dsh', store: path, sessions } };
+  },
+  open: (path, opts) =>
+    DshModel.open(path, opts).catch((e: unknown) => {
+      if (e instanceof DshSessionNotFoundError) throw new TargetError(e.message.slice(path.length + 2), path);
+      throw e;
+    }),
+};
+
+const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader };
+
+/** The reader of a format. */
+export function sessionReader(format: SessionFormat): SessionReader {
+  return READERS[format];
+}
+
 /** The model of a session file: one per format (an xcsh file: a compact index, bodies on disk). */
-export async function openSessionModel(path: string, opts: ModelOptions = {}): Promise<SessionModel> {
-  if ((await detectFileFormat(path)) === 'dsh') return DshModel.open(path, opts);
-  return LazyXcshModel.open(path, opts);
+export async function openSessionModel(path: string, opts: ModelOptions = {}): Promise<LocalSessionModel> {
+  return sessionReader(await detectFileFormat(path)).open(path, opts);
 }

@@ -4,6 +4,8 @@
 // through the same display model as xcsh messages; a compaction's replacement comes first at its
 // place, the span it shadowed greyed and expandable. The synthetic closers of an interrupted turn
 // are shown last and marked; nothing is ever written.
+import { DshDocuments } from './dshDocuments';
+import type { SessionDocuments } from '../documents';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DSH_READ_ONLY_REASON } from '../../formats/detect';
@@ -13,7 +15,7 @@ import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
 import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
 import { contextChart } from '../contextChart';
-import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
+import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../model';
 import { estimateTokens, messageParts } from '../xcsh/messageView';
 import { displayMessage, eventKind, type DisplayMessage } from './dshDisplay';
 import { DshOutline, type OutlineEvents, type OutlineNode } from './dshOutline';
@@ -39,7 +41,7 @@ interface NodeContext {
 
 const iso = (ms: number | null | undefined): string | null => (typeof ms === 'number' && ms > 0 && Number.isFinite(ms) ? new Date(ms).toISOString() : null);
 
-export class DshModel implements SessionModel {
+export class DshModel implements LocalSessionModel {
   readonly format = 'dsh' as const;
   #log!: DshLog;
   #events!: OutlineEvents;
@@ -431,6 +433,10 @@ export class DshModel implements SessionModel {
     // dsh logs are read whole (their reader verifies every frame): a grown log is read again.
     await this.#load();
     return { kind: 'reloaded', summary: this.#summary };
+  }
+
+  documents(): SessionDocuments {
+    return new DshDocuments(this);
   }
 
   dispose(): void {}

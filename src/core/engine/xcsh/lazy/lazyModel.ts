@@ -13,7 +13,7 @@ import { matchesSearch, searchHaystack, tokenizeSearch, type ViewEntry } from '.
 import { CancelledError } from '../../rpc';
 import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../../protocol/messages';
 import { CHART_MAX_MESSAGES, chartLeftOut, chartOf } from '../../../../protocol/chartData';
-import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../model';
+import { type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../../model';
 import { imageIn } from '../messageRows';
 import { summarizeFacts } from '../snapshot';
 import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
@@ -24,6 +24,8 @@ import { LazyContexts, rowDisplayOf } from './lazyContext';
 import { cachedOrBuiltIndex, type IndexCache } from './indexCache';
 import { appendLazyIndex, buildLazyIndex, type LazyIndexData } from './lazyIndex';
 import { LazyTree } from './lazyTree';
+import { XcshDocuments } from './xcshDocuments';
+import type { SessionDocuments } from '../../documents';
 
 export interface LazyOpenOptions extends ModelOptions {
   signal?: AbortSignal;
@@ -39,7 +41,7 @@ interface State {
   revision: number;
 }
 
-export class LazyXcshModel implements SessionModel {
+export class LazyXcshModel implements LocalSessionModel {
   readonly format = 'xcsh' as const;
   #s: State;
   #layout: { key: string; layout: ForestLayout; leafPos?: number; flat?: ForestLayout & LeafSelection } | undefined;
@@ -100,7 +102,10 @@ export class LazyXcshModel implements SessionModel {
     const cache = opts.indexCache;
     const { index, built } = await cachedOrBuiltIndex(path, cache, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
     const model = new LazyXcshModel(path, index, new BlobStore(opts.blobDir || defaultBlobDir()), opts);
-    if (cache && built) model.#keep(cache, index);
+    if (cache && built) {
+      if (opts.keepIndexFirst) await cache.save(index);
+      else model.#keep(cache, index);
+    }
     return model;
   }
 
@@ -288,6 +293,10 @@ export class LazyXcshModel implements SessionModel {
   async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
     await this.#searchBits(q.search);
     return this.#s.branches.searchHit(q);
+  }
+
+  documents(): SessionDocuments {
+    return new XcshDocuments(this.path, this.#s.ix);
   }
 
   dispose(): void {}

@@ -1,7 +1,7 @@
 // The one-line preview `session-loom tree` shows of an entry (the eager and the lazy tree print
 // the same), and the row each tree entry is in its JSON form.
-import type { SessionEntry } from '../../core/formats/xcsh/schemas';
-import { contentText } from '../../core/formats/xcsh/stats';
+import type { SessionEntry } from '../../formats/xcsh/schemas';
+import { contentText } from '../../formats/xcsh/stats';
 
 export interface TreeRowJson {
   id: string;
