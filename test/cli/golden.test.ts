@@ -38,7 +38,11 @@
 // and the fake HOME; a new random folder each run) becomes `<tmp>`, and the `"exportedAt"` time
 // that `export --format html` embeds (the moment of the export) becomes `<exportedAt>`, and the
 // file's mtime it embeds (`"modified"` in its summary: for a repository file, the moment of the
-// checkout) becomes `<mtime>`. Nothing else: every other byte is compared. Paths do not otherwise vary: every command runs with its
+// checkout) becomes `<mtime>`. The webview's own code and styles that the HTML export inlines
+// (dist/webview/main.js, exportHost.js, main.css) become `<webview main.js>`, `<webview
+// exportHost.js>`, `<webview main.css>`, and the two script hashes in its CSP `<sha256>`: they
+// change with every change to the editor's page, which is not what this test holds (the data
+// around them, the CSP and every other byte of the page are). Nothing else: every other byte is compared. Paths do not otherwise vary: every command runs with its
 // file given relative to its cwd (the repository for repository files, the temp folder for the
 // others), so the clone's location never shows; only `--blobs` is an absolute (temp) path. The
 // synthetic inputs get a fixed mtime. The CLI runs with a clean environment (HOME,
@@ -472,6 +476,13 @@ function normalise(w: World, bytes: Buffer): Buffer {
   s = s.replace(new RegExp(`"exportedAt":"${t}"`, 'g'), '"exportedAt":"<exportedAt>"');
   // the summary's file mtime (its neighbour "sizeBytes" keeps session text that has a "modified" key out of it)
   s = s.replace(new RegExp(`"modified":"${t}","sizeBytes":`, 'g'), '"modified":"<mtime>","sizeBytes":');
+  // the HTML export's inlined webview code and styles (see the header comment)
+  if (s.startsWith('<!DOCTYPE html>')) {
+    s = s.replace(/script-src 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+'/, "script-src '<sha256>' '<sha256>'");
+    s = s.replace(/<script type="module">[\s\S]*<\/script>\n<\/body>/, '<script type="module"><webview main.js></script>\n</body>');
+    s = s.replace(/\n<script>[\s\S]*?<\/script>\n<script type="module">/, '\n<script><webview exportHost.js></script>\n<script type="module">');
+    s = s.replace(/(<style>[\s\S]*?<\/style>\n)<style>[\s\S]*?<\/style>\n<script type="application\/json" id="session-loom-export">/, '$1<style><webview main.css></style>\n<script type="application/json" id="session-loom-export">');
+  }
   return Buffer.from(s, 'latin1');
 }
 
