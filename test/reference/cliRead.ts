@@ -117,8 +117,9 @@ function printSegments(io: Io, tree: TreeIndex, roots: Segment[]): void {
   let buf = '';
   while (stack.length > 0) {
     const { seg, first, rest } = stack.pop()!;
+    const newTree = roots.indexOf(seg) > 0;
     seg.entries.forEach((r, i) => {
-      buf += treeLineText(treeLine(i === 0 ? first : rest, r));
+      buf += treeLineText({ ...treeLine(i === 0 ? first : rest, r), ...(newTree && i === 0 ? { newTree: true as const } : {}) });
       if (buf.length > 1 << 16) {
         io.out(buf);
         buf = '';

@@ -123,7 +123,7 @@ export function eventsCommand(argv: string[], io: Io): Promise<number> {
 
 /** One row of the text tree: prefix, id, preview, `[label]`, and the default leaf's marker (layout: xcshDocuments.ts). */
 export function treeLineText(r: TreeLine): string {
-  return `${r.lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
+  return `${r.newTree ? '\n' : ''}${r.lead}${escapeForTerminal(r.id)} ${escapeForTerminal(r.preview)}${r.label !== undefined ? ` [${escapeForTerminal(r.label)}]` : ''}${r.leaf ? '  ← leaf' : ''}\n`;
 }
 
 export async function treeCommand(argv: string[], io: Io): Promise<number> {

@@ -55,6 +55,8 @@ export interface TreeLine {
   preview: string;
   label?: string;
   leaf?: true;
+  /** The first row of a second (or later) root: a tree of its own, set apart from the one before. */
+  newTree?: true;
 }
 
 export interface TreeTextAnswer {

@@ -9,7 +9,10 @@ import type { DshModel } from './dshModel';
 /** Where a finding is beyond its line: its byte offset and seq, when the reader knows them. */
 function whereInLog(diagnostic: Diagnostic): string {
   const d = diagnostic as DshDiagnostic;
-  return [d.offset !== undefined ? `byte ${d.offset}` : null, d.seq !== undefined ? `seq ${d.seq}` : null].filter(Boolean).join(', ');
+  // (what the message says already is not said again)
+  const byte = d.offset !== undefined && !d.message.includes(`byte ${d.offset}`) ? `byte ${d.offset}` : null;
+  const seq = d.seq !== undefined && !d.message.includes(`seq ${d.seq}`) ? `seq ${d.seq}` : null;
+  return [byte, seq].filter(Boolean).join(', ');
 }
 
 /** Options: `--at <seq>` for the context (the default: the last event). */

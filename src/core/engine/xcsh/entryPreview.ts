@@ -12,6 +12,9 @@ export interface TreeRowJson {
   leaf?: true;
 }
 
+/** A field's value as preview text: nothing when it is absent or null. */
+const shown = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
 export function entryPreview(e: SessionEntry): string {
   let kind: string = e.type;
   let text = '';
@@ -28,9 +31,10 @@ export function entryPreview(e: SessionEntry): string {
   } else if (e.type === 'custom_message') text = contentText(x.content);
   else if (e.type === 'branch_summary' || e.type === 'compaction') text = typeof x.summary === 'string' ? x.summary : '';
   else if (e.type === 'model_change') text = typeof x.model === 'string' ? x.model : `${String(x.provider)}/${String(x.modelId)}`;
-  else if (e.type === 'thinking_level_change') text = String(x.thinkingLevel);
-  else if (e.type === 'label') text = `${String(x.targetId)} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
-  else if (e.type === 'mode_change') text = String(x.mode);
+  else if (e.type === 'thinking_level_change') text = shown(x.thinkingLevel);
+  else if (e.type === 'label') text = `${shown(x.targetId) || '?'} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
+  // (a field the entry lacks shows as nothing, not as "undefined")
+  else if (e.type === 'mode_change') text = shown(x.mode);
   text = text.replace(/\s+/g, ' ').trim();
   if (text.length > 72) text = text.slice(0, 71) + '…';
   return text ? `${kind}: ${text}` : kind;

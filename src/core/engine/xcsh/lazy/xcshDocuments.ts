@@ -217,13 +217,17 @@ async function writeTextRows(tree: LazyTree, w: RowBatcher<TreeLine>): Promise<v
   const onPath = pathMarks(tree.n, leafId === null ? -1 : tree.indexOf(leafId), (i) => tree.parentAt(i));
   const stack: { pos: number; first: string; rest: string }[] = [];
   const roots = tree.rootPositions;
+  const firstRoot = roots[0];
   for (let i = roots.length - 1; i >= 0; i--) stack.push({ pos: roots[i]!, first: '', rest: '' });
   while (stack.length > 0) {
     const { pos, first, rest } = stack.pop()!;
     let p = pos;
+    // A root after the first is a tree of its own, not the next row of the one before.
+    const newTree = tree.parentAt(pos) === -1 && pos !== firstRoot;
     for (let i = 0; ; i++) {
       const lead = i === 0 ? first : rest;
-      await w.row(p, (r) => lineOf(lead, r));
+      const starts = newTree && i === 0;
+      await w.row(p, (r) => (starts ? { ...lineOf(lead, r), newTree: true as const } : lineOf(lead, r)));
       const next = onlyChild(tree, p);
       if (next === -1) break;
       p = next;
