@@ -1,0 +1,56 @@
+// `~/.codex/session_index.jsonl` (codex-format.md A.1): thread names, one
+// `{"id","thread_name","updated_at"}` per line, append-only; the last entry per id wins.
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { JsonlLineSplitter } from './jsonlLines';
+import { str, type CodexDiagnostic } from './types';
+
+export interface ThreadNames {
+  names: Map<string, { name: string; updatedAt: string | null; line: number }>;
+  diagnostics: CodexDiagnostic[];
+}
+
+export function parseSessionIndex(bytes: Uint8Array): ThreadNames {
+  const out: ThreadNames = { names: new Map(), diagnostics: [] };
+  const lines = new JsonlLineSplitter(
+    (v, line) => {
+      const id = str(v.id);
+      const name = str(v.thread_name);
+      if (id === null || name === null) {
+        out.diagnostics.push({ line, kind: 'invalid-entry', message: 'a session_index line without a string `id` and `thread_name`: skipped' });
+        return;
+      }
+      out.names.set(id, { name, updatedAt: str(v.updated_at), line });
+    },
+    (d) => out.diagnostics.push(d),
+  );
+  lines.push(bytes);
+  lines.finish();
+  return out;
+}
+
+/** The thread names of a Codex home; empty when it has no session_index.jsonl. */
+export async function readSessionIndex(codexHome: string): Promise<ThreadNames> {
+  try {
+    return parseSessionIndex(await readFile(join(codexHome, 'session_index.jsonl')));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { names: new Map(), diagnostics: [] };
+    throw e;
+  }
+}
+
+/**
+ * The Codex home a rollout lives under: the folder holding the `sessions` (or
+ * `archived_sessions`) folder on its path (A.1); null when the path has neither.
+ */
+export function codexHomeOf(rolloutPath: string): string | null {
+  let dir = dirname(rolloutPath);
+  for (let i = 0; i < 8; i++) {
+    const parent = dirname(dir);
+    const base = basename(dir);
+    if (base === 'sessions' || base === 'archived_sessions') return parent;
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
