@@ -47,7 +47,12 @@ export type DiagnosticKind =
   | 'dsh-refused-event' // an event shape dsh refuses to load (request/header-delta, mode/set, …): shown raw
   | 'dsh-unknown-type' // an event type outside the known catalogue (shown raw)
   | 'dsh-surface' // a surface event whose surfaceOp is missing or does not apply to the surface
-  | 'dsh-interrupted'; // the last turn was open: closers applied in memory, never written
+  | 'dsh-interrupted' // the last turn was open: closers applied in memory, never written
+  // Codex reader (src/core/formats/codex/)
+  | 'codex-unknown-type' // a record type (or response item type) this reader does not know: kept, shown raw
+  | 'codex-no-meta' // the first record is not a session_meta: the thread id and cwd are unknown
+  | 'codex-frame' // a `.jsonl.zst` frame that does not decode, fails its checksum or is torn
+  | 'codex-empty'; // no record at all (the CLI refuses an all-empty rollout)
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 
@@ -108,6 +113,10 @@ const SEVERITY: Record<DiagnosticKind, DiagnosticSeverity> = {
   'dsh-unknown-type': 'info',
   'dsh-surface': 'warning',
   'dsh-interrupted': 'info',
+  'codex-unknown-type': 'info',
+  'codex-no-meta': 'warning',
+  'codex-frame': 'error',
+  'codex-empty': 'warning',
 };
 
 export function severityOf(kind: DiagnosticKind): DiagnosticSeverity {

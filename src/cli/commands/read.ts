@@ -34,8 +34,7 @@ export interface FileArgs {
 export function refuseCommand(command: SessionCommand, args: FileArgs): SessionReader {
   const reader = sessionReader(args.format);
   const refusal = reader.refuseCommand(command, args.file);
-  // (a refusal is said against the file's first line, as it always was)
-  if (refusal) throw refusal.usage ? new UsageError(escapeForTerminal(refusal.message)) : new CliError(refusal.message, args.file, 1);
+  if (refusal) throw refusal.usage ? new UsageError(escapeForTerminal(refusal.message)) : new CliError(refusal.message, args.file, 0);
   return reader;
 }
 

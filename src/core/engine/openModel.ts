@@ -1,6 +1,7 @@
 // Opens the session model of a file, choosing the format by content, never by name alone
-// (issue 10): a zstd frame or an SQLite store is dsh's, a first record with dsh's header is
-// dsh's, anything else is read as xcsh (which shows damaged files as damaged).
+// (issue 10): a Codex rollout (its session_meta first, plain or zstd) is Codex's, another zstd
+// frame or an SQLite store is dsh's, a first record with dsh's header is dsh's, anything else is
+// read as xcsh (which shows damaged files as damaged).
 //
 // Everything that differs between formats lives behind a model, and the little a caller must know
 // before opening one lives here, in the format's reader (issue 23): which commands and options it
@@ -13,6 +14,7 @@ import { sniffSessionFile } from '../formats/sniff';
 import { readFileHead } from '../store/fileHead';
 import { OptionError, TargetError, type OptionValues } from './documents';
 import type { LocalSessionModel, ModelOptions } from './model';
+import { CodexModel } from './codex/codexModel';
 import { DshModel } from './dsh/dshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
 
@@ -97,7 +99,28 @@ const dshReader: SessionReader = {
     }),
 };
 
-const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader };
+const NOT_CODEX: Record<string, string> = {
+  at: '--at is for deepseek-harness (dsh) logs; a Codex rollout takes --leaf <node id>',
+  session: '--session picks a session of a dsh SQLite store; a Codex rollout holds one session',
+  blobs: '--blobs is for xcsh session files; a Codex rollout keeps its images inline',
+};
+
+const codexReader: SessionReader = {
+  format: 'codex',
+  refuseCommand: (command, path) => {
+    if (command === 'events') return { usage: true, message: `${path} is an OpenAI Codex CLI rollout: use "session-loom entries" for its records` };
+    if (command === 'fork') return { usage: false, message: 'an OpenAI Codex CLI rollout is read-only: it cannot be forked' };
+    return null;
+  },
+  foreignOption: (_command, options) => {
+    for (const o of ['at', 'session', 'blobs']) if (options[o] !== undefined) return NOT_CODEX[o]!;
+    return null;
+  },
+  chooseSession: async () => null,
+  open: (path, opts) => CodexModel.open(path, opts),
+};
+
+const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader, codex: codexReader };
 
 /** The reader of a format. */
 export function sessionReader(format: SessionFormat): SessionReader {

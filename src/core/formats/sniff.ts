@@ -18,6 +18,8 @@
 import { open } from 'node:fs/promises';
 import { isDshHeader, startsWithSqliteMagic, startsWithZstdMagic, type SessionFormat } from './detect';
 import { EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './xcsh/schemas';
+import { isCodexRollout } from './codex/records';
+import { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './codex/sniffCodex';
 
 /** Bytes read to decide: a dsh header is small, and a session's first records are found well within. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -64,6 +66,7 @@ export function isSessionRecord(value: unknown): boolean {
   const r = value as Record<string, unknown>;
   if (typeof r.type !== 'string') return false;
   if (SESSION_TYPES.has(r.type)) return true;
+  if (isCodexRollout(value)) return true;
   return typeof r.id === 'string' || 'parentId' in r || typeof r.timestamp === 'string' || typeof r.timestamp === 'number' || typeof r.seq === 'number' || typeof r.seq0 === 'number';
 }
 
@@ -116,7 +119,9 @@ const A_JSON: Record<string, string> = { array: 'a JSON array', string: 'a JSON 
  * line (after a BOM) that is a dsh header, is dsh; any other session is xcsh.
  */
 export function sniffSessionBytes(head: Uint8Array, size: number): SessionSniff {
-  if (startsWithZstdMagic(head) || startsWithSqliteMagic(head)) return { kind: 'session', format: 'dsh' };
+  // a zstd stream is dsh's `.jsonl.zstd` unless its first line is a Codex rollout's (`.jsonl.zst`)
+  if (startsWithZstdMagic(head)) return { kind: 'session', format: sniffCodexRollout(head) ? 'codex' : 'dsh' };
+  if (startsWithSqliteMagic(head)) return { kind: 'session', format: 'dsh' };
   const magic = magicOf(head);
   if (magic) return { kind: 'not-session', reason: `binary data (${magic})` };
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
@@ -136,6 +141,9 @@ export function sniffSessionBytes(head: Uint8Array, size: number): SessionSniff 
   const texts = lines.map((l) => decoder.decode(l));
   // detectFileFormat's rule: the first line of the window (the window itself without a newline).
   const firstLine = lines.length > 0 ? texts[0]! : decoder.decode(partial);
+  // A Codex rollout's first line is its session_meta, which can be longer than the window (the base
+  // instructions): recognised by the start of its envelope too.
+  if (codexFirstLine(firstLine, lines.length > 0)) return { kind: 'session', format: 'codex' };
   const format: SessionFormat = (() => {
     try {
       return isDshHeader(JSON.parse(firstLine)) ? 'dsh' : 'xcsh';
@@ -194,7 +202,11 @@ export async function sniffSessionFile(path: string): Promise<SessionSniff> {
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
-    const buf = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+    // A zstd stream is read a little further: the first block of a Codex `.jsonl.zst` may be
+    // longer than SNIFF_BYTES, and its first line is in it (sniffCodex.ts).
+    const magic = Buffer.alloc(4);
+    await fh.read(magic, 0, 4, 0);
+    const buf = Buffer.alloc(Math.min(size, startsWithZstdMagic(magic) ? Math.max(SNIFF_BYTES, CODEX_ZSTD_SNIFF_BYTES) : SNIFF_BYTES));
     let got = 0;
     while (got < buf.length) {
       const { bytesRead } = await fh.read(buf, got, buf.length - got, got);

@@ -16,13 +16,15 @@ import { loadCodexRollout, readCodexAppend } from '../../formats/codex/load';
 import { isApiItem, replayRollout } from '../../formats/codex/replay';
 import { codexHomeOf, readSessionIndex } from '../../formats/codex/sessionIndex';
 import { factsOfRollout } from '../../formats/codex/facts';
-import { codexOnlySeverity, isObj, str, type CodexRecord, type CodexRollout, type Obj } from '../../formats/codex/types';
+import { codexOnlySeverity, isObj, str, type CodexRecord, type CodexRollout, type HistoryItem, type Obj } from '../../formats/codex/types';
 import { attributeUsage } from '../../formats/codex/usage';
 import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
 import { chartLeftOut, chartOf } from '../../../protocol/chartData';
-import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../model';
-import { chartRows, computeContext, cutViews, messageViews, type CodexLoaded, type NodeContext } from './codexContext';
+import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../model';
+import { chartRows, computeContext, cutViews, messageViews, notRecordedSentence, type CodexLoaded, type NodeContext } from './codexContext';
+import { CodexDocuments } from './codexDocuments';
+import type { SessionDocuments } from '../documents';
 import { dataUrlMime, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
 
@@ -40,7 +42,7 @@ export interface CodexModelOptions extends ModelOptions {
   codexHome?: string | null;
 }
 
-export class CodexModel implements SessionModel {
+export class CodexModel implements LocalSessionModel {
   readonly format = CODEX_FORMAT;
   #rollout!: CodexRollout;
   #outline!: CodexOutline;
@@ -301,6 +303,26 @@ export class CodexModel implements SessionModel {
 
   async context(leafId: string | null): Promise<ContextInfo> {
     return this.#context(leafId).info;
+  }
+
+  /**
+   * The model's history at a node as the replay rebuilds it (the CLI's `context`): the items as they
+   * are sent, the ones a compaction replaced, and the node it is at. Null for an unknown node.
+   */
+  history(nodeId: string | null): { nodeId: string | null; items: readonly HistoryItem[]; cut: readonly HistoryItem[]; notRecorded: string } | null {
+    if (nodeId !== null && !this.#outline.node(nodeId)) return null;
+    const node = this.#node(nodeId);
+    const nc = this.#context(nodeId);
+    return { nodeId: node?.id ?? null, items: nc.items, cut: nc.cut, notRecorded: notRecordedSentence(this.#loaded.systemPrompt, this.l10nT) };
+  }
+
+  /** Every node of the outline in order (turns → records), as the tree shows them under `all`. */
+  outlineRows(): { id: string; depth: number; kind: string; text: string; label: string | null }[] {
+    return this.#outline.nodes.map((n) => ({ id: n.id, depth: n.depth, ...this.#display(n) }));
+  }
+
+  documents(): SessionDocuments {
+    return new CodexDocuments(this);
   }
 
   async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
