@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextCommand, doctorCommand, entriesCommand, eventsCommand, treeCommand } from '../../src/cli/commands/read';
 import { exportCommand, forkCommand } from '../../src/cli/commands/share';
+import { migrateCommand, relabelCommand, titleCommand } from '../../src/cli/commands/write';
+import { CODEX_READ_ONLY_REASON } from '../../src/core/formats/detect';
+import { loadSessionFile } from '../../src/core/formats/xcsh/load';
+import { headerWriteRefusal } from '../../src/core/store/writeRefusal';
 import { detectFileFormat } from '../../src/core/engine/openModel';
 import { CliError, UsageError, type Io } from '../../src/cli/util';
 import { fixture } from '../helpers/fixtures';
@@ -108,4 +112,20 @@ test('doctor: a clean real rollout is clean (exit 0); export writes the context 
   const md = await run(exportCommand, [VSCODE_ROLLOUT, '--format', 'md']);
   assert.equal(md.code, 0);
   assert.match(md.out, /When I load the dashboard, I see 4 queries/);
+});
+
+test('every write refuses a Codex rollout naming it, and leaves its bytes as they were (the CLI, the loader the writers read with, the store guard)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-cli-codex-w-'));
+  const file = join(dir, 'rollout.jsonl');
+  copyFileSync(EXEC_ROLLOUT, file);
+  const before = readFileSync(file);
+  const expect = (verb: string) => (e: unknown) => e instanceof CliError && !(e instanceof UsageError) && e.message === `cannot ${verb}: ${CODEX_READ_ONLY_REASON}`;
+  await assert.rejects(run(migrateCommand, [file]), expect('migrate'));
+  await assert.rejects(run(relabelCommand, [file, 'L3', 'x']), expect('relabel'));
+  await assert.rejects(run(titleCommand, [file, 'hello']), expect('set the title'));
+  assert.deepEqual(readFileSync(file), before);
+  // what the extension's writers read and check say the same
+  assert.equal((await loadSessionFile(file)).readOnlyReason, CODEX_READ_ONLY_REASON);
+  const first = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as unknown;
+  assert.equal(headerWriteRefusal(first), CODEX_READ_ONLY_REASON);
 });

@@ -12,6 +12,7 @@ import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { buildTreeIndex } from '../../core/tree/tree';
 import { cliLiveWindow, rememberOwnWrite } from '../liveGuard';
 import { escapeForTerminal } from '../terminalText';
+import { refuseCommand } from './read';
 import { CliError, parseFileCommand, UsageError, wrapText, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -41,6 +42,8 @@ function refused(file: string, e: unknown): never {
 export async function migrateCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { 'dry-run': { type: 'boolean' }, backup: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.migrate, io, { more: FORCE_HELP });
   if (!args) return 0;
+  // another agent's log is named as what it is (its reader refuses every write)
+  refuseCommand('migrate', args);
   const { values, file } = args;
   const loaded = await loadSessionFile(file);
   if (loaded.readOnlyReason) throw new CliError(`cannot migrate: ${loaded.readOnlyReason}`, file, loaded.headerLine || 1);
@@ -83,6 +86,8 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
 export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { clear: { type: 'boolean' }, force: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.relabel, io, { more: FORCE_HELP, positionals: 3 });
   if (!args) return 0;
+  // another agent's log is named as what it is (its reader refuses every write)
+  refuseCommand('relabel', args);
   const { values, positionals, file } = args;
   const target = positionals[1];
   if (!target) throw new UsageError(`missing <entryId>\n${USAGE.relabel}`);
@@ -126,6 +131,8 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
 export async function titleCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(argv, { force: { type: 'boolean' }, backup: { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE.title, io, { more: FORCE_HELP, positionals: Infinity });
   if (!args) return 0;
+  // another agent's log is named as what it is (its reader refuses every write)
+  refuseCommand('title', args);
   const { values, positionals, file } = args;
   const raw = positionals[1];
   if (raw === undefined) throw new UsageError(`missing <title>\n${USAGE.title}`);

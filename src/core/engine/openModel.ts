@@ -8,7 +8,7 @@
 // has no answer to (and the sentence saying so), and whether the file holds several sessions of
 // which one must be chosen. The CLI asks these and the model's documents; it never branches on
 // the format itself.
-import { startsWithSqliteMagic, type SessionFormat } from '../formats/detect';
+import { CODEX_READ_ONLY_REASON, startsWithSqliteMagic, type SessionFormat } from '../formats/detect';
 import { DshSessionNotFoundError, listDshDatabaseSessions } from '../formats/dsh/index';
 import { sniffSessionFile } from '../formats/sniff';
 import { readFileHead } from '../store/fileHead';
@@ -29,7 +29,7 @@ export async function detectFileFormat(path: string): Promise<SessionFormat> {
 }
 
 /** The commands that read a session file (the CLI's). */
-export type SessionCommand = 'context' | 'entries' | 'events' | 'tree' | 'doctor' | 'export' | 'fork';
+export type SessionCommand = 'context' | 'entries' | 'events' | 'tree' | 'doctor' | 'export' | 'fork' | 'migrate' | 'relabel' | 'title';
 
 /** A command the format has no answer to: a usage error (another command answers), or a refusal. */
 export interface CommandRefusal {
@@ -110,6 +110,7 @@ const codexReader: SessionReader = {
   refuseCommand: (command, path) => {
     if (command === 'events') return { usage: true, message: `${path} is an OpenAI Codex CLI rollout: use "session-loom entries" for its records` };
     if (command === 'fork') return { usage: false, message: 'an OpenAI Codex CLI rollout is read-only: it cannot be forked' };
+    if (command === 'migrate' || command === 'relabel' || command === 'title') return { usage: false, message: `cannot ${command === 'title' ? 'set the title' : command}: ${CODEX_READ_ONLY_REASON}` };
     return null;
   },
   foreignOption: (_command, options) => {

@@ -39,6 +39,9 @@ export function formatOfHeader(record: unknown): SessionFormat | null {
 /** The one message every write command gives for a dsh log (it is never written). */
 export const DSH_READ_ONLY_REASON = 'a deepseek-harness (dsh) session log: Session Loom never writes dsh logs (dsh has one live writer per session, and repair is its own job)';
 
+/** The one message every write command gives for a Codex rollout (it is never written). */
+export const CODEX_READ_ONLY_REASON = 'an OpenAI Codex CLI rollout: Session Loom never writes Codex rollouts (the CLI owns them; forking into its format is a later step)';
+
 /** An SQLite database file ("SQLite format 3\0"): dsh's SQLite session store is one (§3). */
 export function startsWithSqliteMagic(bytes: Uint8Array): boolean {
   const magic = 'SQLite format 3\0';

@@ -6,7 +6,8 @@
 // open for writing (a rename would orphan what it appends, Part B §9), it is read-only (mode,
 // damaged, dsh, a version we may not write), or a rewrite cannot keep its identity (hard link,
 // owner, not a regular file).
-import { DSH_READ_ONLY_REASON, isDshHeader } from '../formats/detect';
+import { CODEX_READ_ONLY_REASON, DSH_READ_ONLY_REASON, isDshHeader } from '../formats/detect';
+import { isCodexRollout } from '../formats/codex/records';
 import { versionWriteRefusal } from '../formats/xcsh/version';
 
 export type RewriteRefusal =
@@ -40,13 +41,14 @@ export class RewriteRefusedError extends Error {
 /**
  * Why a session file must not be written, judged from its header record AS STORED (not the
  * loader's migrated copy, so no caller can talk a writer into it): no valid header (damaged), a
- * dsh log (Part C: dsh logs are read-only until dsh support lands), or a stored `version` other
+ * dsh log or a Codex rollout (another agent's, never written), or a stored `version` other
  * than exactly 1, 2, 3 or absent. Null when it may be written.
  */
 export function headerWriteRefusal(raw: unknown): string | null {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'damaged: no valid session header';
   const h = raw as Record<string, unknown>;
   if (isDshHeader(h)) return DSH_READ_ONLY_REASON;
+  if (isCodexRollout(h)) return CODEX_READ_ONLY_REASON;
   if (h.type !== 'session' || typeof h.id !== 'string') return 'damaged: no valid session header';
   return versionWriteRefusal(h);
 }

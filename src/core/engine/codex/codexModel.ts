@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
 import { severityOf, type DiagnosticKind } from '../../diagnostics';
-import type { SessionFormat } from '../../formats/detect';
+import { CODEX_READ_ONLY_REASON, type SessionFormat } from '../../formats/detect';
 import { loadCodexRollout, readCodexAppend } from '../../formats/codex/load';
 import { isApiItem, replayRollout } from '../../formats/codex/replay';
 import { codexHomeOf, readSessionIndex } from '../../formats/codex/sessionIndex';
@@ -30,8 +30,7 @@ import { CodexOutline, type OutlineNode } from './codexOutline';
 
 /** The format value of a Codex session ('codex'; see the header about the cast). */
 export const CODEX_FORMAT = 'codex' as unknown as SessionFormat;
-/** The one message every write command gives for a Codex rollout. */
-export const CODEX_READ_ONLY_REASON = 'an OpenAI Codex CLI rollout: Session Loom never writes Codex rollouts (the CLI owns them; forking into its format is a later step)';
+export { CODEX_READ_ONLY_REASON };
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 const CACHED_CONTEXTS = 4;

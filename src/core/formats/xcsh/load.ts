@@ -9,7 +9,8 @@ import { readJsonlFile, parseJsonlLenient, type JsonlParseResult, type ReadFrom,
 import { emptyReport, migrateSession, type MigrationReport } from './migrate';
 import { readHeaderVersion, versionWriteRefusal } from './version';
 import { stripReplayData } from './replayData';
-import { DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
+import { CODEX_READ_ONLY_REASON, DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
+import { isCodexRollout } from '../codex/records';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
 import { assignMissingIds, type NumericLink } from './ids';
@@ -133,6 +134,8 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     const what = first0 ? `the first record is ${typeof first0.type === 'string' ? `a "${first0.type}" record` : 'not a session record'}` : 'no record could be parsed';
     diagnostics.push({ line, kind: 'no-header', message: `no valid session header (${what}); the file is damaged and read-only` });
     readOnlyReason = `damaged: no valid session header (line ${line})`;
+    // Another agent's log read as xcsh entries (issue 24): named as what it is, never written.
+    if (first0 && isCodexRollout(first0)) readOnlyReason = CODEX_READ_ONLY_REASON;
   }
 
   const taken = takeEntries(cols, first, diagnostics);
