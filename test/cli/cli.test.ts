@@ -360,8 +360,10 @@ test('human-readable output shows control characters escaped (tree, ls, doctor, 
   const tree = cli('tree', file);
   assert.equal(tree.code, 0, tree.stderr);
   assertNoRawControl(tree, 'tree');
-  const rows = tree.stdout.trimEnd().split('\n');
+  // (the orphan is a second root: a blank line sets its tree apart; no other line is empty)
+  const rows = tree.stdout.trimEnd().split('\n').filter((l) => l !== '');
   assert.equal(rows.length, entries.length, `one row per entry, none forged:\n${tree.stdout}`);
+  assert.equal(tree.stdout.split('\n').filter((l) => l === '').length, 2, 'one blank line before the second root, and the final newline');
   assert.ok(rows[0]!.startsWith('a\\x1b[2Jb user: hi\\x1b]0;pwned\\x07 there'), rows[0]);
   assert.ok(rows[0]!.includes('[L\\x1b[31m\\r\\n2026-01-01'), rows[0]);
   // (U+2028 is whitespace, which the preview collapses to a space anyway)

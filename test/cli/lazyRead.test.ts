@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from '../../bench/generate';
@@ -140,4 +140,23 @@ test(`tree (text and --json) on a session of over 150 MB runs under a ${HEAP_MB}
     stack.push(...s.children);
   }
   assert.equal(count, n);
+});
+
+test(`relabel on a session of over 150 MB runs under a ${HEAP_MB} MB heap: it reads the engine's index, not the whole file, and appends one label after the default leaf`, async () => {
+  const before = await LazyXcshModel.open(big);
+  const leaf = (await before.defaultLeaf())!;
+  const size = statSync(big).size;
+  const out = join(dir, 'relabel.json');
+  const r = boundedCli(out, 'relabel', big, leaf, 'checkpoint');
+  assert.equal(r.status, 0, r.stderr.slice(-2000));
+  const { entry } = JSON.parse(readFileSync(out, 'utf8')) as { entry: { type: string; id: string; parentId: string; targetId: string; label: string } };
+  assert.deepEqual([entry.type, entry.parentId, entry.targetId, entry.label], ['label', leaf, leaf, 'checkpoint']);
+  // appended, nothing before it touched
+  const fd = openSync(big, 'r');
+  const tail = Buffer.alloc(statSync(big).size - size);
+  readSync(fd, tail, 0, tail.length, size);
+  closeSync(fd);
+  assert.deepEqual(JSON.parse(tail.toString('utf8')), entry);
+  const after = await LazyXcshModel.open(big);
+  assert.equal(await after.defaultLeaf(), entry.id);
 });

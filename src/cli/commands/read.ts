@@ -7,7 +7,8 @@ import { defaultSessionRoots, describeSkipped, groupByProject, listAllWithSkippe
 import { OptionError, TargetError, type DoctorReport, type TreeLine } from '../../core/engine/documents';
 import type { LocalSessionModel, ModelOptions } from '../../core/engine/model';
 import { sessionReader, type SessionCommand, type SessionReader } from '../../core/engine/openModel';
-import { IndexCache } from '../../core/engine/xcsh/lazy/indexCache';
+import { cachedOrBuiltIndex, IndexCache } from '../../core/engine/xcsh/lazy/indexCache';
+import type { LazyIndexData } from '../../core/engine/xcsh/lazy/lazyIndex';
 import type { SessionFormat } from '../../core/formats/detect';
 import { writeJsonObject } from '../jsonStream';
 import { cliCacheDir } from '../ownWrites';
@@ -59,10 +60,25 @@ export async function openForCommand(command: SessionCommand, args: FileArgs, us
   }
   // A big session's index is kept in the CLI's cache folder (`index/`, as the extension keeps its
   // own): the next command on it reads only what was appended since (indexCache.ts).
-  const indexCache = new IndexCache(join(cliCacheDir(), 'index'));
-  return reader.open(file, { indexCache, keepIndexFirst: true, ...opts, ...(session !== undefined ? { session } : {}) }).catch((e: unknown) => {
+  return reader.open(file, { indexCache: cliIndexCache(), keepIndexFirst: true, ...opts, ...(session !== undefined ? { session } : {}) }).catch((e: unknown) => {
     throw e instanceof TargetError ? new CliError(e.detail, file, 0) : e;
   });
+}
+
+/** The CLI's cache of big sessions' indexes (`index/` in its cache folder, as the extension keeps its own). */
+function cliIndexCache(): IndexCache {
+  return new IndexCache(join(cliCacheDir(), 'index'));
+}
+
+/**
+ * The engine's index of an xcsh file a writer reads (the kept one plus what was appended since,
+ * or built and kept): the facts a write checks, without the whole file in memory.
+ */
+export async function sessionIndexForWrite(file: string): Promise<LazyIndexData> {
+  const cache = cliIndexCache();
+  const { index, built } = await cachedOrBuiltIndex(file, cache);
+  if (built) await cache.save(index);
+  return index;
 }
 
 /** Runs `answer` on the command's model, a request it cannot answer said against the file. */

@@ -9,10 +9,11 @@ import { assertNotLive } from '../../core/store/rewriteGuard';
 import { uneditableRecords, UnsafeRecordEditError } from '../../core/store/recordRewrite';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
-import { buildTreeIndex } from '../../core/tree/tree';
+import { entryLines } from '../../core/engine/xcsh/lazy/bodyScan';
+import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
 import { cliLiveWindow, rememberOwnWrite } from '../liveGuard';
 import { escapeForTerminal } from '../terminalText';
-import { refuseCommand } from './read';
+import { refuseCommand, sessionIndexForWrite } from './read';
 import { CliError, parseFileCommand, UsageError, wrapText, writeJson, type Io } from '../util';
 
 export const USAGE = {
@@ -96,24 +97,27 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
   if (!values.clear && raw === undefined) throw new UsageError(`missing <label> (or --clear)\n${USAGE.relabel}`);
   const label = raw === undefined ? undefined : sanitizeTitle(raw);
   if (raw !== undefined && label === null) throw new UsageError('the label is empty after removing control characters (use --clear to remove a label)');
-  const loaded = await loadSessionFile(file);
-  if (loaded.readOnlyReason) throw new CliError(`cannot relabel: ${loaded.readOnlyReason}`, file, loaded.headerLine || 1);
+  // Read through the session engine's index (kept in the CLI's cache for a big session): a label
+  // on a 500 MB session reads what was appended since the last command, not the whole file.
+  const ix = await sessionIndexForWrite(file);
+  if (ix.readOnlyReason) throw new CliError(`cannot relabel: ${ix.readOnlyReason}`, file, ix.headerLine || 1);
   // before the version advice below: a dsh log or a version "4" must be named as what it is
   await assertSessionWritable(file, 'append').catch((e: unknown) => refused(file, e));
   // The ids of a v1/v2 file exist only in memory until it is migrated: a label appended now would
   // name an id the file does not contain.
-  if (loaded.originalVersion < CURRENT_SESSION_VERSION || loaded.changed) {
-    throw new CliError(`the file is version ${loaded.originalVersion}; run "session-loom migrate" first (its entry ids are not on disk yet)`, file, loaded.headerLine || 1);
+  if (ix.originalVersion < CURRENT_SESSION_VERSION) {
+    throw new CliError(`the file is version ${ix.originalVersion}; run "session-loom migrate" first (its entry ids are not on disk yet)`, file, ix.headerLine || 1);
   }
-  const tree = buildTreeIndex(loaded.entries, loaded.entryLines);
+  const tree = new LazyTree(ix);
   if (!tree.has(target)) throw new CliError(`no entry with id "${target}"`, file, 0);
   // Part C §10: an id made for an entry without one is shown everywhere but is not in the file.
-  if (loaded.syntheticIds?.has(target)) {
-    throw new CliError(`entry "${target}" has no id on disk (it was made from the entry's bytes to show it); a label naming it would name nothing in the file`, file, tree.lineOf(target));
+  if (ix.reshape && [...ix.reshape.madeIds.values()].includes(target)) {
+    throw new CliError(`entry "${target}" has no id on disk (it was made from the entry's bytes to show it); a label naming it would name nothing in the file`, file, (await entryLines(ix))[tree.indexOf(target)]!);
   }
   const liveWindowMs = await cliLiveWindow(file, 'append', values.force === true).catch((e: unknown) => refused(file, e));
-  await assertNotLive(file, loaded.stat!.mtimeMs, { force: values.force === true, liveWindowMs }).catch((e: unknown) => refused(file, e));
-  const taken = new Set(tree.byId.keys());
+  await assertNotLive(file, ix.stat.mtimeMs, { force: values.force === true, liveWindowMs }).catch((e: unknown) => refused(file, e));
+  const taken = new Set<string>();
+  for (let i = 0; i < tree.n; i++) taken.add(tree.idAt(i));
   const entry: Record<string, unknown> = {
     type: 'label',
     id: generateEntryId(taken),
@@ -122,7 +126,7 @@ export async function relabelCommand(argv: string[], io: Io): Promise<number> {
     targetId: target,
   };
   if (label !== undefined) entry.label = label;
-  await appendEntries(file, [entry as SessionEntry], { readOnlyReason: loaded.readOnlyReason }).catch((e: unknown) => refused(file, e));
+  await appendEntries(file, [entry as SessionEntry], { readOnlyReason: ix.readOnlyReason }).catch((e: unknown) => refused(file, e));
   await rememberOwnWrite(file);
   writeJson(io, { file, entry }, values.pretty === true);
   return 0;
