@@ -9,7 +9,7 @@
 // they name it.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
 import { severityOf, type DiagnosticKind } from '../../diagnostics';
 import { CODEX_READ_ONLY_REASON, type SessionFormat } from '../../formats/detect';
 import { loadCodexRollout, readCodexAppend } from '../../formats/codex/load';
@@ -25,6 +25,7 @@ import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcom
 import { chartRows, computeContext, cutViews, messageViews, notRecordedSentence, type CodexLoaded, type NodeContext } from './codexContext';
 import { CodexDocuments } from './codexDocuments';
 import type { SessionDocuments } from '../documents';
+import { outlineTreeWindow } from '../outlineTree';
 import { dataUrlMime, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
 
@@ -253,36 +254,7 @@ export class CodexModel implements LocalSessionModel {
   async tree(p: TreeParams): Promise<TreeResult> {
     const key = `${this.#revision}\0${p.filter}\0${p.search}`;
     if (this.#rows?.key !== key) this.#rows = { key, ...this.#outline.visibleRows(p.filter, p.search) };
-    const { rows, hidden } = this.#rows;
-    const nodes = this.#outline.nodes;
-    const rowOf = new Map<number, number>();
-    rows.forEach((nodeIndex, row) => rowOf.set(nodeIndex, row));
-    const leaf = this.#node(p.leafId);
-    const leafIndex = leaf ? this.#outline.byId.get(leaf.id)! : -1;
-    const onPath = new Set<number>();
-    for (let k = leafIndex; k !== -1; k = nodes[k]!.parent) onPath.add(k);
-    const rowNear = (i: number): number | null => {
-      for (let k = i; k !== -1; k = nodes[k]!.parent) if (rowOf.has(k)) return rowOf.get(k)!;
-      return null;
-    };
-    const focus = p.focusEntryId !== null ? this.#outline.byId.get(p.focusEntryId) : undefined;
-    const defaultLeaf = this.#outline.defaultLeaf;
-    const out: TreeRow[] = [];
-    for (let r = p.start; r < Math.min(rows.length, p.start + p.count); r++) {
-      const n = nodes[rows[r]!]!;
-      out.push({
-        entryId: n.id,
-        depth: n.depth,
-        ...this.#display(n),
-        timestamp: this.#rollout.records[n.first]!.timestamp,
-        // a rollout is one linear log: no branch tips to mark
-        isLeaf: false,
-        isDefaultLeaf: n.id === defaultLeaf,
-        onPath: onPath.has(rows[r]!),
-        forks: false,
-      });
-    }
-    return { total: rows.length, hidden, selectedIndex: leafIndex === -1 ? null : rowNear(leafIndex), leafHidden: leafIndex !== -1 && !rowOf.has(leafIndex), focusIndex: focus === undefined ? null : rowNear(focus), rows: out };
+    return outlineTreeWindow(p, this.#outline, this.#rows, this.#node(p.leafId), (n) => ({ ...this.#display(n), timestamp: this.#rollout.records[n.first]!.timestamp }));
   }
 
   #context(leafId: string | null): NodeContext {

@@ -6,6 +6,7 @@
 // are shown last and marked; nothing is ever written.
 import { DshDocuments } from './dshDocuments';
 import type { SessionDocuments } from '../documents';
+import { outlineTreeWindow } from '../outlineTree';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DSH_READ_ONLY_REASON } from '../../formats/detect';
@@ -13,7 +14,7 @@ import { dshContextAt, dshSessionStats, dshStateDescription, dshStateLabel, load
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
-import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
 import { contextChart } from '../contextChart';
 import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../model';
 import { estimateTokens, messageParts } from '../xcsh/messageView';
@@ -203,44 +204,7 @@ export class DshModel implements LocalSessionModel {
   async tree(p: TreeParams): Promise<TreeResult> {
     const key = `${this.#revision}\0${p.filter}\0${p.search}`;
     if (this.#rows?.key !== key) this.#rows = { key, ...this.#outline.visibleRows(p.filter, p.search) };
-    const { rows, hidden } = this.#rows;
-    const nodes = this.#outline.nodes;
-    const rowOf = new Map<number, number>();
-    rows.forEach((nodeIndex, row) => rowOf.set(nodeIndex, row));
-    const leaf = this.#node(p.leafId);
-    const leafIndex = leaf ? this.#outline.byId.get(leaf.id)! : -1;
-    const onPath = new Set<number>();
-    for (let k = leafIndex; k !== -1; k = nodes[k]!.parent) onPath.add(k);
-    /** The row of a node, or of its nearest shown ancestor. */
-    const rowNear = (i: number): number | null => {
-      for (let k = i; k !== -1; k = nodes[k]!.parent) if (rowOf.has(k)) return rowOf.get(k)!;
-      return null;
-    };
-    const focus = p.focusEntryId !== null ? this.#outline.byId.get(p.focusEntryId) : undefined;
-    const defaultLeaf = this.#outline.defaultLeaf;
-    const out: TreeRow[] = [];
-    for (let r = p.start; r < Math.min(rows.length, p.start + p.count); r++) {
-      const n = nodes[rows[r]!]!;
-      out.push({
-        entryId: n.id,
-        depth: n.depth,
-        ...this.#display(n),
-        timestamp: iso(this.#events.at(n.kind === 'event' ? n.seq : n.first).time),
-        // a dsh log is one line of events: no branch tips to mark (the last event is "latest")
-        isLeaf: false,
-        isDefaultLeaf: n.id === defaultLeaf,
-        onPath: onPath.has(rows[r]!),
-        forks: false,
-      });
-    }
-    return {
-      total: rows.length,
-      hidden,
-      selectedIndex: leafIndex === -1 ? null : rowNear(leafIndex),
-      leafHidden: leafIndex !== -1 && !rowOf.has(leafIndex),
-      focusIndex: focus === undefined ? null : rowNear(focus),
-      rows: out,
-    };
+    return outlineTreeWindow(p, this.#outline, this.#rows, this.#node(p.leafId), (n) => ({ ...this.#display(n), timestamp: iso(this.#events.at(n.kind === 'event' ? n.seq : n.first).time) }));
   }
 
   #context(leafId: string | null): NodeContext {
