@@ -2,8 +2,10 @@
 // sqlite3 CLI, rows still in the WAL of a writer killed before it checkpointed, every database
 // that is not a readable history as a typed error, and "Open in Session" by cwd and time.
 import { test } from 'node:test';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { IndexCache } from '../../src/core/engine/xcsh/lazy/indexCache';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dayOf, describeHistoryError, HistoryError, historyFtsQuery, openPromptHistory } from '../../src/core/history/promptHistory';
@@ -134,4 +136,36 @@ test('Open in Session: the user message of that cwd with the same text, closest 
   assert.equal(await locatePrompt({ id: 3, prompt: 'fix the parser', createdAt: T0, cwd: '/work/other' }, [root]), null);
   assert.equal(samePrompt('a  b', 'a b'), true);
   assert.equal(dayOf(T0, 0), '2026-06-01');
+});
+
+test('Open in Session reads each candidate through the session engine: a v1 session is found with the id the viewer shows (made by migration); a current one\'s index is kept for the next lookup, a migrated one\'s is not (it is re-read)', async () => {
+  const dir = tmp();
+  const root = join(dir, 'sessions');
+  const proj = join(root, encodeCwdLegacy('/work/loom'));
+  mkdirSync(proj, { recursive: true });
+  const iso = (s: number) => new Date(s * 1000).toISOString();
+  // v1: no ids, no parentIds; the viewer shows ids made by the migration (Part C §10)
+  const lines = [
+    { type: 'session', id: 's1', timestamp: iso(T0 - 600), cwd: '/work/loom' },
+    { type: 'message', timestamp: iso(T0 - 500), message: { role: 'user', content: [{ type: 'text', text: 'an older prompt' }] } },
+    { type: 'message', timestamp: iso(T0 - 490), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } },
+    { type: 'message', timestamp: iso(T0 + 1), message: { role: 'user', content: [{ type: 'text', text: 'rename the module' }] } },
+  ];
+  const file = join(proj, '2026-06-01T08-50-00-000Z_s1.jsonl');
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const shown = await LazyXcshModel.open(file);
+  const ids: string[] = [];
+  for (const r of (await shown.tree({ filter: 'all', search: '', leafId: null, focusEntryId: null, start: 0, count: 10 })).rows) ids.push(r.entryId);
+  const cache = new IndexCache(join(dir, 'index'), { minBytes: 0 });
+  const at = await locatePrompt({ id: 1, prompt: 'rename the module', createdAt: T0, cwd: '/work/loom' }, [root], cache);
+  assert.deepEqual(at && { file: at.file, entryId: at.entryId }, { file, entryId: ids[2] });
+  assert.ok(!existsSync(cache.fileFor(file)), 'a migrated index is never kept (indexCache.ts)');
+  const again = await locatePrompt({ id: 2, prompt: 'an older prompt', createdAt: T0 - 500, cwd: '/work/loom' }, [root], cache);
+  assert.equal(again?.entryId, ids[0]);
+  // the same session written as v3: its index is kept
+  const v3 = join(proj, '2026-06-01T08-51-00-000Z_s2.jsonl');
+  writeFileSync(v3, [{ type: 'session', version: 3, id: 's2', timestamp: iso(T0 - 600), cwd: '/work/loom' }, { type: 'message', id: 'u3000001', parentId: null, timestamp: iso(T0 + 3), message: { role: 'user', content: [{ type: 'text', text: 'write the tests' }] } }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const kept = await locatePrompt({ id: 3, prompt: 'write the tests', createdAt: T0, cwd: '/work/loom' }, [root], cache);
+  assert.equal(kept?.entryId, 'u3000001');
+  assert.ok(existsSync(cache.fileFor(v3)), 'the index was kept');
 });

@@ -66,7 +66,7 @@ export async function openForCommand(command: SessionCommand, args: FileArgs, us
 }
 
 /** The CLI's cache of big sessions' indexes (`index/` in its cache folder, as the extension keeps its own). */
-function cliIndexCache(): IndexCache {
+export function cliIndexCache(): IndexCache {
   return new IndexCache(join(cliCacheDir(), 'index'));
 }
 

@@ -14,6 +14,7 @@ import { markSnippet } from '../../core/search/snippet';
 import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal } from '../terminalText';
 import { CliError, ensureDir, errorText, lookedIn, parse, requireDirectory, unexpectedArgument, UsageError, wrapText, writeJson, type Io } from '../util';
+import { cliIndexCache } from './read';
 
 export const USAGE = {
   search: 'usage: session-loom search <query> [--root <dir>]... [--index <dir>] [--limit N] [--json] [--pretty]',
@@ -165,7 +166,7 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
       // A row whose created_at is no time (text, NULL, out of range) is listed with createdAt null.
       const row: Record<string, unknown> = { id: e.id, prompt: e.prompt, createdAt: historyTimeIso(e.createdAt), cwd: e.cwd };
       if (values.locate) {
-        const at = await locatePrompt(e, roots);
+        const at = await locatePrompt(e, roots, cliIndexCache());
         row.session = at ? { file: at.file, entryId: at.entryId } : null;
       }
       rows.push(row);

@@ -5,10 +5,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cwdDirNames } from '../formats/xcsh/cwd';
-import { loadSessionFile } from '../formats/xcsh/load';
+import { BodyReader } from '../engine/xcsh/lazy/bodyReader';
+import { cachedOrBuiltIndex, type IndexCache } from '../engine/xcsh/lazy/indexCache';
 import { contentText } from '../formats/xcsh/stats';
 import { entryTime } from '../search/searchText';
-import type { ViewEntry } from '../tree/treeView';
+import { ViewFlag, type ViewEntry } from '../tree/treeView';
 import type { HistoryEntry } from './promptHistory';
 
 export interface PromptLocation {
@@ -52,28 +53,48 @@ async function candidateFiles(roots: readonly string[], cwd: string, atMs: numbe
   return out.sort((a, b) => a.distance - b.distance).map((c) => c.file);
 }
 
-/** Finds where a history prompt was sent; null when no session under the roots holds it any more. */
-export async function locatePrompt(entry: HistoryEntry, roots: readonly string[]): Promise<PromptLocation | null> {
+/** User entries whose bodies are read together. */
+const READ_BATCH = 512;
+
+/**
+ * Finds where a history prompt was sent; null when no session under the roots holds it any more.
+ * Each candidate is read through the session engine's index (kept in `cache` for a big session):
+ * only its user messages' bodies are read back, never the whole file into memory.
+ */
+export async function locatePrompt(entry: HistoryEntry, roots: readonly string[], cache?: IndexCache): Promise<PromptLocation | null> {
   // Found by project and time: a row without either cannot be placed.
   if (!entry.cwd || entry.createdAt === null) return null;
   const atMs = entry.createdAt * 1000;
   let best: PromptLocation | null = null;
   for (const file of await candidateFiles(roots, entry.cwd, atMs)) {
-    let loaded;
+    let ix;
     try {
-      loaded = await loadSessionFile(file);
+      const got = await cachedOrBuiltIndex(file, cache);
+      if (got.built && cache) await cache.save(got.index);
+      ix = got.index;
     } catch {
       continue;
     }
-    if (loaded.header && typeof loaded.header.cwd === 'string' && loaded.header.cwd !== entry.cwd) continue;
-    for (const e of loaded.entries as unknown as ViewEntry[]) {
-      const m = e.message as { role?: unknown; content?: unknown } | undefined;
-      if (e.type !== 'message' || !m || m.role !== 'user' || typeof e.id !== 'string') continue;
-      const t = entryTime(e);
-      if (t === null || Math.abs(t - atMs) > WINDOW_MS) continue;
-      if (!samePrompt(contentText(m.content), entry.prompt)) continue;
-      const offsetSeconds = Math.abs(t - atMs) / 1000;
-      if (!best || offsetSeconds < best.offsetSeconds) best = { file, entryId: e.id, offsetSeconds };
+    if (ix.header && typeof ix.header.cwd === 'string' && ix.header.cwd !== entry.cwd) continue;
+    const users: number[] = [];
+    for (let p = 0; p < ix.n; p++) if ((ix.viewFlags[p]! & ViewFlag.User) !== 0) users.push(p);
+    const bodies = new BodyReader(ix);
+    for (let k = 0; k < users.length; k += READ_BATCH) {
+      let read;
+      try {
+        read = await bodies.read(users.slice(k, k + READ_BATCH));
+      } catch {
+        break; // the file changed while it was read: another candidate may still hold the prompt
+      }
+      for (const e of read as unknown as ViewEntry[]) {
+        const m = e.message as { role?: unknown; content?: unknown } | undefined;
+        if (e.type !== 'message' || !m || m.role !== 'user' || typeof e.id !== 'string') continue;
+        const t = entryTime(e);
+        if (t === null || Math.abs(t - atMs) > WINDOW_MS) continue;
+        if (!samePrompt(contentText(m.content), entry.prompt)) continue;
+        const offsetSeconds = Math.abs(t - atMs) / 1000;
+        if (!best || offsetSeconds < best.offsetSeconds) best = { file, entryId: e.id, offsetSeconds };
+      }
     }
     if (best && best.offsetSeconds < 5) break;
   }
