@@ -358,11 +358,25 @@ async function main(): Promise<void> {
   console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');
 }
 
-// `npm run bench -- --search` / `--dsh`: the search index's or the dsh reader's figures instead.
+// `npm run bench -- --search` / `--dsh` / `--layout` / `--cli`: the search index's, the dsh reader's,
+// the editor's branch-tree layout's (bench/layout.ts, at --sizes, 100k and 1M by default) or a cold
+// CLI `context`'s (bench/cli.ts, 100k by default) figures instead.
 async function entry(): Promise<void> {
+  if (process.argv.includes('--layout')) {
+    rmSync(dir, { recursive: true, force: true });
+    const { layoutBench } = (await import(join(__dirname, 'layout.ts'))) as { layoutBench: (sizes: number[]) => Promise<void> };
+    await layoutBench(sizesArg !== -1 || process.env.BENCH_SIZES ? SIZES : [100_000, 1_000_000]);
+    return;
+  }
   if (process.argv.includes('--dsh')) {
     rmSync(dir, { recursive: true, force: true });
     await import(join(__dirname, 'dsh.ts'));
+    return;
+  }
+  if (process.argv.includes('--cli')) {
+    rmSync(dir, { recursive: true, force: true });
+    const { cliBench } = (await import(join(__dirname, 'cli.ts'))) as { cliBench: (sizes: number[]) => Promise<void> };
+    await cliBench(sizesArg !== -1 || process.env.BENCH_SIZES ? SIZES : [100_000]);
     return;
   }
   if (!process.argv.includes('--search')) return main();

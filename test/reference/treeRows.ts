@@ -2,7 +2,7 @@
 import type { TreeIndex } from '../../src/core/tree/tree';
 import { entryPreview, forestSourceOfIndex, roleOf, tokenizeSearch, type ViewEntry } from '../../src/core/tree/treeView';
 import type { TreeFilter, TreeRow } from '../../src/protocol/messages';
-import { layoutForest, selectLeafIn, type ForestLayout, type LeafSelection } from '../../src/core/engine/xcsh/treeRows';
+import { layoutForest, selectLeafIn, type ForestLayout, type LeafSelection } from './forestLayout';
 
 /** The eager layout also names each row's entry id. */
 export interface TreeLayout extends ForestLayout {

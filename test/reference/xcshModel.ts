@@ -13,9 +13,10 @@ import { contextChart } from '../../src/core/engine/contextChart';
 import { type ImageResult, type ModelOptions, type RefreshOutcome, type SessionModel, type TreeParams, type TreeResult } from '../../src/core/engine/model';
 import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
-import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../../src/core/engine/xcsh/branchQueries';
+import type { BranchQuery, BranchSegment, RevealStep, RunEntry } from '../../src/core/engine/xcsh/branchQueries';
+import { BranchQueries } from './branchQueries';
 import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../src/core/tree/treeView';
-import { rowOfEntry, selectLeafIn } from '../../src/core/engine/xcsh/treeRows';
+import { rowOfEntry, selectLeafIn } from './forestLayout';
 import { layoutTree, treeRows, type FlatTree, type TreeLayout } from './treeRows';
 
 export class XcshModel implements SessionModel {

@@ -1,13 +1,15 @@
 // The Sessions-view queries on the model (segments, runEntries, revealPath, searchHit) give what
 // the view computes today from computeVisibleTree + segmentsUnder + runTitle + nearestVisible and
 // its visibleEntryNode walk (src/extension/sessions): checked against those functions themselves,
-// on real fixtures and bench sessions. (The lazy model's answers equal these: lazyModel.test.ts.)
+// on real fixtures and bench sessions — the engine (its queries laid over the editor's rows) and
+// the reference model (test/reference/branchQueries.ts) alike.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XcshModel } from '../reference/xcshModel';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import { shortenPreview } from '../../src/core/engine/xcsh/branchQueries';
 import type { BranchSegment, RevealStep } from '../../src/core/engine/model';
 import { computeVisibleTree, entryPreview, nearestVisible, runTitle, segmentsUnder, tokenizeSearch, treeSourceFromIndex, roleOf, type TreeFilterMode, type ViewEntry, type VisibleTree } from '../../src/core/tree/treeView';
@@ -40,8 +42,9 @@ function callsToolsRef(e: ViewEntry): boolean {
   return e.type === 'message' && m?.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => (b as { type?: unknown })?.type === 'toolCall');
 }
 
-async function checkAgainstView(model: XcshModel, searches: string[]): Promise<void> {
-  const index = model.snapshot.index;
+/** `model`'s Sessions-view answers against the view's own functions over `reference`'s tree index (the same file). */
+async function checkAgainstView(reference: XcshModel, searches: string[], model: XcshModel | LazyXcshModel = reference): Promise<void> {
+  const index = reference.snapshot.index;
   const src = treeSourceFromIndex(index);
   const probe = [...index.leaves().slice(0, 4), ...index.entries.filter((_, i) => i % 97 === 0).map((e) => e.id)];
   for (const search of ['', ...searches]) {
@@ -86,23 +89,29 @@ async function checkAgainstView(model: XcshModel, searches: string[]): Promise<v
 }
 
 test('segments, runEntries, revealPath and searchHit match the Sessions view computeVisibleTree/segmentsUnder/runTitle/nearestVisible on the real v3 fixtures', async () => {
-  for (const file of fixtureFiles('real-v3')) await checkAgainstView(await XcshModel.open(file), ['site', 'tool error']);
+  for (const file of fixtureFiles('real-v3')) {
+    const reference = await XcshModel.open(file);
+    await checkAgainstView(reference, ['site', 'tool error']);
+    await checkAgainstView(reference, ['site', 'tool error'], await LazyXcshModel.open(file));
+  }
 });
 
 test('segments, runEntries, revealPath and searchHit match the Sessions view on a bench session with side branches and labels', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'sl-branches-')), 'gen.jsonl');
   generateSession(path, 1200, 11);
-  await checkAgainstView(await XcshModel.open(path), ['tests']);
+  const reference = await XcshModel.open(path);
+  await checkAgainstView(reference, ['tests']);
+  await checkAgainstView(reference, ['tests'], await LazyXcshModel.open(path));
 });
 
 test('a query with the search index ids shows exactly those entries (and their paths), as computeVisibleTree with matchIds; the tokens are then not used', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'sl-branches-')), 'gen.jsonl');
   generateSession(path, 1200, 11);
-  const model = await XcshModel.open(path);
-  const index = model.snapshot.index;
+  const reference = await XcshModel.open(path);
+  const index = reference.snapshot.index;
   const src = treeSourceFromIndex(index);
   const ids = index.entries.filter((_, i) => i % 41 === 3).map((e) => e.id);
-  for (const filter of FILTERS) {
+  for (const [model, filter] of [reference, await LazyXcshModel.open(path)].flatMap((m) => FILTERS.map((f) => [m, f] as const))) {
     const vt = computeVisibleTree(src, { filter, tokens: [], matchIds: new Set(ids) });
     // A search text that matches nothing: with ids it must not narrow anything further.
     const q = { filter, search: 'zzz-no-such-word', ids };

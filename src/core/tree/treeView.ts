@@ -287,9 +287,12 @@ export interface VisibleOptions {
  * which hang under the nearest visible ancestor (as in pi's recalculateVisualStructure). At
  * every level the child on the active path (root → `leafId`) comes first, then file order.
  *
- * One walk over typed arrays, no string-keyed maps: the editor runs it over the whole session on
- * open and on every live refresh. The index has already cut cycles and set duplicates aside, so
- * each entry is visited once; entries without an id cannot be rows and are skipped.
+ * One walk over typed arrays, no string-keyed maps, over a whole loaded tree index (the session
+ * search's computeVisibleTree; the test reference). The session engine lays the same tree out as
+ * rows instead, in a walk that follows these rules (engine/xcsh/rowWalk.ts, checked against this
+ * one) and answers both tree views in windows. The index has already cut cycles and set
+ * duplicates aside, so each entry is visited once; entries without an id cannot be rows and are
+ * skipped.
  */
 export interface VisibleForest {
   top: number;
@@ -309,8 +312,8 @@ export interface VisibleForest {
 
 /**
  * What visibleForest walks: the tree by position, and the filter and search by position. The
- * eager index answers from its entries (forestSourceOfIndex); the lazy index (bodies on disk)
- * from flags it kept while streaming and a search bitset — the same walk either way.
+ * eager index answers from its entries (forestSourceOfIndex). (The session engine's lazy index
+ * answers the same filters from flags it kept while streaming: LazyTree.shownBits.)
  */
 export interface ForestSource {
   /** Positions 0…n-1. */

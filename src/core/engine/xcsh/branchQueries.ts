@@ -1,10 +1,12 @@
 // The Sessions view's branch tree as model queries (issue 11): what segmentsUnder(computeVisibleTree
-// (…)), runTitle and nearestVisible + the view's visibleEntryNode give today, answered over the
-// one forest walk (visibleForest) both xcsh models share — positions and typed arrays, and no
-// full id list: a run of a million entries is sent as its first and last id and a count, and its
-// entries are paged.
+// (…)), runTitle and nearestVisible + the view's visibleEntryNode give, answered over the editor's
+// rows of the same filter and search (treeRows.ts, issue 23): one walk lays out both views. No
+// full id list: a run of a million entries is sent as its first and last id and a count, its
+// entries are paged, and a reveal climbs run by run — each a few binary searches among the
+// side branches (ForestRows' Sessions-view queries), never an entry-by-entry walk of a run.
 import type { TreeRow } from '../../../protocol/messages';
-import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ForestSource, type TreeFilterMode, type ViewEntry, type VisibleForest } from '../../tree/treeView';
+import { entryPreview, roleOf, type TreeFilterMode, type ViewEntry } from '../../tree/treeView';
+import type { ForestRows } from './treeRows';
 
 export interface BranchQuery {
   filter: TreeFilterMode;
@@ -63,48 +65,42 @@ function callsTools(e: ViewEntry): boolean {
   return Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'toolCall');
 }
 
-/** What the queries read besides the forest: ids, the user flag, bodies of the few entries shown. */
-export interface BranchSource extends ForestSource {
-  readonly defaultLeafId: string | null;
+/** What the queries read besides the rows: ids, the user flag, bodies of the few entries shown. */
+export interface BranchSource {
+  readonly defaultLeafPos: number;
+  indexOf(id: string): number;
   idAt(i: number): string;
+  /** The first child in the tree (none: a leaf, whatever the filter shows). */
+  firstChildAt(i: number): number;
   /** roleOf(entry) === 'user' (a run is titled by its first user prompt). */
   isUserAt(i: number): boolean;
   labelOf(id: string): string | undefined;
   entriesAt(positions: readonly number[]): Promise<ViewEntry[]>;
 }
 
+/**
+ * The queries over the rows of a query (its filter, and its search or the search index's ids),
+ * laid out by the model as for the editor (ForestRows, ordered by the default leaf).
+ */
 export class BranchQueries {
-  #cache: { key: string; forest: VisibleForest } | undefined;
-
   constructor(private readonly src: BranchSource) {}
 
-  /** The visible forest of a query, ordered by the default leaf (as computeVisibleTree). Memoised per query. */
-  forest(q: BranchQuery, prepare?: () => void): VisibleForest {
-    // With the index's ids the tokens select nothing (visibleForest), so they are not part of the key.
-    const tokens = q.ids ? [] : tokenizeSearch(q.search);
-    const key = `${q.filter}\0${tokens.join(' ')}\0${q.ids ? q.ids.join('\n') : '-'}`;
-    if (this.#cache?.key !== key) {
-      prepare?.();
-      const opts = { filter: q.filter, tokens, ...(q.ids ? { matchIds: new Set(q.ids) } : {}) };
-      this.#cache = { key, forest: visibleForest(this.src, opts, this.src.defaultLeafId) };
-    }
-    return this.#cache.forest;
+  /** The default leaf's path over the rows (the Sessions view marks the active branch). */
+  #activePath(rows: ForestRows): (row: number) => boolean {
+    const sel = rows.select(this.src.defaultLeafPos);
+    return (row) => sel.onPath(row);
   }
 
-  #childCount(f: VisibleForest, a: number, upTo = 2): number {
-    let c = 0;
-    for (let k = a === -1 ? f.top : f.first[a]!; k !== -1 && c < upTo; k = f.next[k]!) c++;
-    return c;
-  }
-
-  async #rows(f: VisibleForest, positions: readonly number[]): Promise<(TreeRow & EntryFacts)[]> {
+  async #facts(rows: ForestRows, at: readonly number[]): Promise<(TreeRow & EntryFacts)[]> {
     const src = this.src;
+    const positions = at.map((r) => rows.posAt(r));
     const entries = await src.entriesAt(positions);
-    const defaultLeaf = src.defaultLeafId;
+    const active = this.#activePath(rows);
     return positions.map((p, k) => {
       const e = entries[k]!;
+      const branches = rows.childCount(at[k]!);
       return {
-        branches: this.#childCount(f, p, Infinity),
+        branches,
         callsTools: callsTools(e),
         role: roleOf(e) ?? null,
         entryId: e.id,
@@ -114,64 +110,61 @@ export class BranchQueries {
         label: src.labelOf(e.id) ?? null,
         timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
         isLeaf: src.firstChildAt(p) === -1,
-        isDefaultLeaf: e.id === defaultLeaf,
-        onPath: f.onPath[p] === 1,
-        forks: this.#childCount(f, p) > 1,
+        isDefaultLeaf: p === src.defaultLeafPos,
+        onPath: active(at[k]!),
+        forks: branches > 1,
       };
     });
   }
 
   /** The segments under a visible entry (null: the top), as segmentsUnder gives them. */
-  async segments(q: BranchQuery, under: string | null, forest?: VisibleForest): Promise<BranchSegment[]> {
-    const f = forest ?? this.forest(q);
+  async segments(rows: ForestRows, under: string | null): Promise<BranchSegment[]> {
     const src = this.src;
     const a = under === null ? -1 : src.indexOf(under);
-    if (a !== -1 && f.anchor[a] === -2) return [];
+    const parent = a === -1 ? -1 : rows.rowAt(a);
+    if (a !== -1 && parent === -1) return [];
+    const active = this.#activePath(rows);
     const out: (BranchSegment | number)[] = [];
     const singles: number[] = [];
-    for (let start = a === -1 ? f.top : f.first[a]!; start !== -1; start = f.next[start]!) {
-      let last = start;
-      let count = 1;
-      let firstUser = src.isUserAt(start) ? start : -1;
-      while (this.#childCount(f, last) === 1) {
-        last = f.first[last]!;
-        count++;
-        if (firstUser === -1 && src.isUserAt(last)) firstUser = last;
-      }
-      if (count === 1) {
+    for (const start of rows.childRows(parent)) {
+      const last = rows.runEnd(start);
+      if (last === start) {
         out.push(start);
         singles.push(start);
-      } else {
-        const [titled] = await src.entriesAt([firstUser !== -1 ? firstUser : start]);
-        out.push({ kind: 'run', firstId: src.idAt(start), lastId: src.idAt(last), count, title: titled ? entryPreview(titled, 80) : '', onActivePath: f.onPath[start] === 1 });
+        continue;
       }
+      // Titled by its first user prompt: read up to it, not the whole run.
+      let titled = start;
+      for (let r = start; r <= last; r++) {
+        if (src.isUserAt(rows.posAt(r))) {
+          titled = r;
+          break;
+        }
+      }
+      const [title] = await src.entriesAt([rows.posAt(titled)]);
+      out.push({ kind: 'run', firstId: src.idAt(rows.posAt(start)), lastId: src.idAt(rows.posAt(last)), count: last - start + 1, title: title ? entryPreview(title, 80) : '', onActivePath: active(start) });
     }
-    const rows = await this.#rows(f, singles);
-    let r = 0;
+    const facts = await this.#facts(rows, singles);
+    let k = 0;
     return out.map((s) => {
       if (typeof s !== 'number') return s;
-      const { branches, callsTools, role, ...row } = rows[r++]!;
-      return { kind: 'entry', id: row.entryId, hasBranches: this.#childCount(f, s) > 0, row, branches, callsTools, role };
+      const { branches, callsTools, role, ...row } = facts[k++]!;
+      return { kind: 'entry', id: row.entryId, hasBranches: branches > 0, row, branches, callsTools, role };
     });
   }
 
   /** Entries [start, start + count) of the run that starts at `firstId`, paged (a run may hold a million). */
-  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
-    const f = this.forest(q);
-    let p = this.src.indexOf(firstId);
-    if (p === -1 || f.anchor[p] === -2) return [];
-    const positions: number[] = [];
-    for (let k = 0; p !== -1 && positions.length < count; k++) {
-      if (k >= start) positions.push(p);
-      if (this.#childCount(f, p) !== 1) break;
-      p = f.first[p]!;
-    }
-    const rows = await this.#rows(f, positions);
+  async runEntries(rows: ForestRows, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    const p = this.src.indexOf(firstId);
+    const first = p === -1 ? -1 : rows.rowAt(p);
+    if (first === -1 || count <= 0) return [];
+    const from = first + Math.max(0, start);
+    const end = Math.min(rows.runEnd(first), from + count - 1);
+    const at: number[] = [];
+    for (let r = from; r <= end; r++) at.push(r);
+    const facts = await this.#facts(rows, at);
     // Only a run's last entry can have children besides the next one: the fork that ends it.
-    return positions.map((pos, k) => {
-      const { branches, callsTools, role, ...row } = rows[k]!;
-      return { id: row.entryId, hasBranches: this.#childCount(f, pos) > 1, row, branches, callsTools, role };
-    });
+    return facts.map(({ branches, callsTools, role, ...row }) => ({ id: row.entryId, hasBranches: branches > 1, row, branches, callsTools, role }));
   }
 
   /**
@@ -179,30 +172,22 @@ export class BranchQueries {
    * segments from the top down to the one holding it (what the view's reveal walks). Null when
    * nothing on its path is visible.
    */
-  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
-    const f = this.forest(q);
+  async revealPath(rows: ForestRows, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
     const src = this.src;
-    let t = src.indexOf(entryId);
-    while (t !== -1 && f.anchor[t] === -2) t = src.parentAt(t);
-    if (t === -1) return null;
+    const p = src.indexOf(entryId);
+    const t = p === -1 ? null : rows.nearestRow(p);
+    if (t === null) return null;
     const chain: RevealStep[] = [];
-    for (let id = t; id !== -1; ) {
-      let start = id;
-      let at = 0;
-      let above = f.anchor[start]!;
-      while (above !== -1 && this.#childCount(f, above) === 1) {
-        start = above;
-        above = f.anchor[start]!;
-        at++;
-      }
-      chain.push({ under: above === -1 ? null : src.idAt(above), kind: this.#childCount(f, start) === 1 ? 'run' : 'entry', firstId: src.idAt(start), at });
-      id = above;
+    for (let r = t; r !== -1; ) {
+      const { start, parent } = rows.runStart(r);
+      chain.push({ under: parent === -1 ? null : src.idAt(rows.posAt(parent)), kind: rows.runEnd(start) > start ? 'run' : 'entry', firstId: src.idAt(rows.posAt(start)), at: r - start });
+      r = parent;
     }
-    return { target: src.idAt(t), chain: chain.reverse() };
+    return { target: src.idAt(rows.posAt(t)), chain: chain.reverse() };
   }
 
   /** How many entries the filter shows and the search matches (the Sessions search's count). */
-  searchHit(q: BranchQuery, forest?: VisibleForest): { entryMatches: number } {
-    return { entryMatches: (forest ?? this.forest(q)).order.length };
+  searchHit(rows: ForestRows): { entryMatches: number } {
+    return { entryMatches: rows.rows };
   }
 }

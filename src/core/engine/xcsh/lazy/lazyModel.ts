@@ -18,7 +18,7 @@ import { imageIn } from '../messageRows';
 import { summarizeFacts } from '../snapshot';
 import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
 import { ViewFlag } from '../../../tree/treeView';
-import { layoutForest, rowOfEntry, selectLeafIn, type ForestLayout, type LeafSelection } from '../treeRows';
+import { ForestRows } from '../treeRows';
 import { BodyReader } from './bodyReader';
 import { LazyContexts, rowDisplayOf } from './lazyContext';
 import { cachedOrBuiltIndex, type IndexCache } from './indexCache';
@@ -44,7 +44,11 @@ interface State {
 export class LazyXcshModel implements LocalSessionModel {
   readonly format = 'xcsh' as const;
   #s: State;
-  #layout: { key: string; layout: ForestLayout; leafPos?: number; flat?: ForestLayout & LeafSelection } | undefined;
+  /**
+   * Rows laid out (selection-independent), the most recent first: the editor's and the Sessions
+   * view's filter and search, which may differ. `plain`: no search narrows them (they can be extended by an append).
+   */
+  #layouts: { key: string; revision: number; plain: boolean; rows: ForestRows }[] = [];
   #search: { key: string; bits: Uint8Array } | undefined;
   readonly #l10nT: Translate;
   #refreshing: Promise<unknown> = Promise.resolve();
@@ -60,8 +64,10 @@ export class LazyXcshModel implements LocalSessionModel {
     this.#s = LazyXcshModel.#state(ix, revision);
   }
 
-  static #state(ix: LazyIndexData, revision: number): State {
+  /** `grownFrom`: the state this one grew from by appends (its index extended in place). */
+  static #state(ix: LazyIndexData, revision: number, grownFrom?: State): State {
     const tree = new LazyTree(ix);
+    const leafCount = tree.leafCount(grownFrom && { n: grownFrom.ix.n, leaves: grownFrom.summary.leafCount });
     const bodies = new BodyReader(ix);
     const summary = summarizeFacts({
       path: ix.path,
@@ -72,23 +78,16 @@ export class LazyXcshModel implements LocalSessionModel {
       stat: { size: ix.stat.size, mtimeMs: ix.stat.mtimeMs },
       bytes: ix.bytes,
       entryCount: ix.n,
-      leafCount: tree.leafCount(),
+      leafCount,
       defaultLeafId: tree.defaultLeafId,
       stats: ix.stats,
       diagnostics: ix.diagnostics,
       revision,
     });
     const branches = new BranchQueries({
-      n: ix.n,
-      rootPositions: tree.rootPositions,
+      defaultLeafPos: tree.defaultLeafPos,
       indexOf: (id) => tree.indexOf(id),
-      parentAt: (i) => tree.parentAt(i),
       firstChildAt: (i) => tree.firstChildAt(i),
-      nextSiblingAt: (i) => tree.nextSiblingAt(i),
-      hasIdAt: () => true,
-      passesAt: (i, mode, isLeaf) => tree.passesAt(i, mode, isLeaf),
-      matchesAt: (i) => tree.matchesAt(i),
-      defaultLeafId: tree.defaultLeafId,
       idAt: (i) => tree.idAt(i),
       isUserAt: (i) => (ix.viewFlags[i]! & ViewFlag.User) !== 0,
       labelOf: (id) => ix.labels.get(id),
@@ -140,11 +139,11 @@ export class LazyXcshModel implements LocalSessionModel {
     return this.#s.tree.defaultLeafId;
   }
 
-  /** The search bitset: every body scanned once per query (bodies stay on disk). */
-  async #searchBits(search: string, signal?: AbortSignal): Promise<void> {
+  /** The search bitset (null: no search): every body scanned once per query (bodies stay on disk). */
+  async #searchBits(search: string, signal?: AbortSignal): Promise<Uint8Array | null> {
     const s = this.#s;
     const tokens = tokenizeSearch(search);
-    if (tokens.length === 0) return;
+    if (tokens.length === 0) return null;
     const key = `${s.revision}\0${tokens.join(' ')}`;
     if (this.#search?.key !== key) {
       const bits = new Uint8Array(s.ix.n);
@@ -159,52 +158,95 @@ export class LazyXcshModel implements LocalSessionModel {
       );
       this.#search = { key, bits };
     }
-    s.tree.searchBits = this.#search!.bits;
+    return this.#search!.bits;
   }
 
-  async #flat(filter: TreeFilter, search: string, leafPos: number): Promise<ForestLayout & LeafSelection> {
-    const s = this.#s;
-    const key = `${s.revision}\0${filter}\0${search}`;
-    if (this.#layout?.key !== key) {
-      await this.#searchBits(search);
-      this.#layout = { key, layout: layoutForest(s.tree, filter, tokenizeSearch(search), s.tree.defaultLeafId) };
+  /**
+   * The rows of a filter and a search (or the search index's `ids`, which then decide what the
+   * search shows): laid out once per filter and search, extended in place when the session only
+   * grew along its default leaf's line since (a live append), laid out again otherwise. A
+   * selection never lays anything out (ForestRows.select).
+   */
+  async #rows(filter: TreeFilter, search: string, ids?: readonly string[]): Promise<ForestRows> {
+    const tokens = ids ? [] : tokenizeSearch(search);
+    const key = `${filter}\0${tokens.join(' ')}\0${ids ? ids.join('\n') : '-'}`;
+    const at = this.#layouts.findIndex((l) => l.key === key);
+    const cached = at === -1 ? undefined : this.#layouts.splice(at, 1)[0]!;
+    if (cached && (cached.revision === this.#s.revision || (cached.plain && this.#extend(cached.rows, filter)))) {
+      cached.revision = this.#s.revision;
+      this.#layouts.unshift(cached);
+      return cached.rows;
     }
-    const cache = this.#layout;
-    if (cache.flat === undefined || cache.leafPos !== leafPos) {
-      cache.flat = selectLeafIn(s.tree, cache.layout, leafPos === -1 ? null : s.tree.idAt(leafPos));
-      cache.leafPos = leafPos;
+    let s = this.#s;
+    let matches: Uint8Array | null = null;
+    if (ids) {
+      matches = new Uint8Array(s.ix.n);
+      for (const id of ids) {
+        const p = s.tree.indexOf(id);
+        if (p !== -1) matches[p] = 1;
+      }
+    } else if (tokens.length > 0) {
+      // Scanned again when a refresh replaced the index during the scan.
+      do {
+        s = this.#s;
+        matches = await this.#searchBits(search);
+      } while (s !== this.#s);
     }
-    return cache.flat;
+    const rows = ForestRows.layout(s.tree.links, s.tree.shownBits(filter, matches), s.tree.defaultPath());
+    // (Another request may have laid the same rows out during the scan: one of them is kept.)
+    this.#layouts = [{ key, revision: s.revision, plain: matches === null, rows }, ...this.#layouts.filter((l) => l.key !== key)].slice(0, 2);
+    return rows;
+  }
+
+  /**
+   * Extends rows laid out before appends (#replace drops them on a reload). A search's matches are
+   * scanned again per revision, so only a filter's rows are extended; the labelled filter's only
+   * when no settings entry (a label among them) came in, since a new label can show an old entry.
+   */
+  #extend(rows: ForestRows, filter: TreeFilter): boolean {
+    const { tree, ix } = this.#s;
+    const from = rows.n;
+    if (from === 0 || from > ix.n) return false;
+    if (filter === 'labelled-only') for (let p = from; p < ix.n; p++) if ((ix.viewFlags[p]! & ViewFlag.Settings) !== 0) return false;
+    const oldLeafShown = tree.passesAt(from - 1, filter, from - 1 === tree.defaultLeafPos);
+    return rows.extend(tree.links, { bits: tree.shownBits(filter, null, from), base: from }, oldLeafShown);
   }
 
   async tree(p: TreeParams): Promise<TreeResult> {
+    const layout = await this.#rows(p.filter, p.search);
     const s = this.#s;
     const leafPos = s.contexts.resolveLeaf(p.leafId);
-    const flat = await this.#flat(p.filter, p.search, leafPos);
-    const end = Math.min(flat.pos.length, p.start + p.count);
-    const positions = p.start < end ? Array.from(flat.pos.subarray(p.start, end)) : [];
+    const selection = layout.select(leafPos);
+    const total = layout.rows;
+    const end = Math.min(total, p.start + p.count);
+    const positions: number[] = [];
+    for (let r = p.start; r < end; r++) positions.push(layout.posAt(r));
+    // What the rows say, read now: an append may extend the layout while the bodies are read.
+    const shape = positions.map((_, k) => ({ depth: layout.depthAt(p.start + k), forks: layout.forksAt(p.start + k), onPath: selection.onPath(p.start + k) }));
+    const focusPos = p.focusEntryId === null ? -1 : s.tree.indexOf(p.focusEntryId);
+    const focusIndex = focusPos === -1 ? null : layout.nearestRow(focusPos);
+    const hidden = layout.hidden;
     const bodies = await s.bodies.read(positions);
     const defaultLeaf = s.tree.defaultLeafPos;
     const rows: TreeRow[] = positions.map((pos, k) => {
       const e = bodies[k]! as unknown as ViewEntry;
-      const i = p.start + k;
       return {
         entryId: e.id,
-        depth: flat.depths[i]!,
+        depth: shape[k]!.depth,
         ...rowDisplayOf(bodies[k]!, s.ix.labels.get(e.id)),
         timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
         isLeaf: s.tree.firstChildAt(pos) === -1,
         isDefaultLeaf: pos === defaultLeaf,
-        onPath: flat.onPath[pos] === 1,
-        forks: flat.forks[i] === 1,
+        onPath: shape[k]!.onPath,
+        forks: shape[k]!.forks,
       };
     });
     return {
-      total: flat.pos.length,
-      hidden: flat.hidden,
-      selectedIndex: flat.selectedIndex,
-      leafHidden: leafPos !== -1 && flat.rowAt[leafPos] === -1,
-      focusIndex: p.focusEntryId !== null && s.tree.has(p.focusEntryId) ? rowOfEntry(s.tree, flat, p.focusEntryId) : null,
+      total,
+      hidden,
+      selectedIndex: selection.selectedIndex,
+      leafHidden: selection.leafHidden,
+      focusIndex,
       rows,
     };
   }
@@ -262,37 +304,39 @@ export class LazyXcshModel implements LocalSessionModel {
     const tail = await appendLazyIndex(s.ix, signal ? { signal } : {});
     if (tail.kind === 'unchanged') return { kind: 'unchanged', summary: s.summary };
     if (tail.kind === 'appended') {
-      this.#replace(tail.index, s.revision + 1);
+      this.#replace(tail.index, s.revision + 1, true);
       return { kind: 'appended', summary: this.#s.summary };
     }
-    this.#replace(await buildLazyIndex(this.path, signal ? { signal } : {}), s.revision + 1);
+    this.#replace(await buildLazyIndex(this.path, signal ? { signal } : {}), s.revision + 1, false);
     return { kind: 'reloaded', summary: this.#s.summary };
   }
 
-  #replace(ix: LazyIndexData, revision: number): void {
-    this.#s = LazyXcshModel.#state(ix, revision);
-    this.#layout = undefined;
+  /** `appended`: the index grew in place, so the tree rows may be extended (#extend) instead of laid out again. */
+  #replace(ix: LazyIndexData, revision: number, appended: boolean): void {
+    this.#s = LazyXcshModel.#state(ix, revision, appended ? this.#s : undefined);
+    if (!appended) this.#layouts = [];
     this.#search = undefined;
   }
 
+  // The Sessions view's queries: over the rows of their filter and search, as the editor's.
   async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
-    await this.#searchBits(q.search);
-    return this.#s.branches.segments(q, under);
+    const rows = await this.#rows(q.filter, q.search, q.ids);
+    return this.#s.branches.segments(rows, under);
   }
 
   async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
-    await this.#searchBits(q.search);
-    return this.#s.branches.runEntries(q, firstId, start, count);
+    const rows = await this.#rows(q.filter, q.search, q.ids);
+    return this.#s.branches.runEntries(rows, firstId, start, count);
   }
 
   async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
-    await this.#searchBits(q.search);
-    return this.#s.branches.revealPath(q, entryId);
+    const rows = await this.#rows(q.filter, q.search, q.ids);
+    return this.#s.branches.revealPath(rows, entryId);
   }
 
   async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
-    await this.#searchBits(q.search);
-    return this.#s.branches.searchHit(q);
+    const rows = await this.#rows(q.filter, q.search, q.ids);
+    return this.#s.branches.searchHit(rows);
   }
 
   documents(): SessionDocuments {
