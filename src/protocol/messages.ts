@@ -22,7 +22,7 @@ export type DiagnosticView = z.infer<typeof DiagnosticViewSchema>;
 
 export const SessionSummarySchema = z.object({
   /** Which agent's format the file is in (src/core/formats/detect.ts). */
-  format: z.enum(['xcsh', 'dsh', 'codex']),
+  format: z.enum(['xcsh', 'dsh', 'codex', 'claude']),
   /** How the file stores its records: JSON lines, zstd frames, or rows of an SQLite store (dsh). */
   encoding: z.enum(['jsonl', 'zstd', 'sqlite']),
   /** A dsh log's state (complete · open · interrupted · torn · corrupt) in words; null for xcsh. */

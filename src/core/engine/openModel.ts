@@ -8,12 +8,14 @@
 // has no answer to (and the sentence saying so), and whether the file holds several sessions of
 // which one must be chosen. The CLI asks these and the model's documents; it never branches on
 // the format itself.
+import { CLAUDE_READ_ONLY_REASON } from '../formats/claude/detect';
 import { CODEX_READ_ONLY_REASON, startsWithSqliteMagic, type SessionFormat } from '../formats/detect';
 import { DshSessionNotFoundError, listDshDatabaseSessions } from '../formats/dsh/index';
 import { sniffSessionFile } from '../formats/sniff';
 import { readFileHead } from '../store/fileHead';
 import { OptionError, TargetError, type OptionValues } from './documents';
 import type { LocalSessionModel, ModelOptions } from './model';
+import { ClaudeModel } from './claude/claudeModel';
 import { CodexModel } from './codex/codexModel';
 import { DshModel } from './dsh/dshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
@@ -99,29 +101,50 @@ const dshReader: SessionReader = {
     }),
 };
 
-const NOT_CODEX: Record<string, string> = {
-  at: '--at is for deepseek-harness (dsh) logs; a Codex rollout takes --leaf <node id>',
-  session: '--session picks a session of a dsh SQLite store; a Codex rollout holds one session',
-  blobs: '--blobs is for xcsh session files; a Codex rollout keeps its images inline',
-};
+/** Another agent's log, read-only: its records are `entries`, and every write and `--at`/`--session`/`--blobs` are refused. */
+function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason: string, options: Record<string, string>, open: SessionReader['open']): SessionReader {
+  return {
+    format,
+    refuseCommand: (command, path) => {
+      if (command === 'events') return { usage: true, message: `${path} is ${noun}: use "session-loom entries" for its records` };
+      if (command === 'fork') return { usage: false, message: `${noun} is read-only: it cannot be forked` };
+      if (command === 'migrate' || command === 'relabel' || command === 'title') return { usage: false, message: `cannot ${command === 'title' ? 'set the title' : command}: ${readOnlyReason}` };
+      return null;
+    },
+    foreignOption: (_command, values) => {
+      for (const o of ['at', 'session', 'blobs']) if (values[o] !== undefined) return options[o]!;
+      return null;
+    },
+    chooseSession: async () => null,
+    open,
+  };
+}
 
-const codexReader: SessionReader = {
-  format: 'codex',
-  refuseCommand: (command, path) => {
-    if (command === 'events') return { usage: true, message: `${path} is an OpenAI Codex CLI rollout: use "session-loom entries" for its records` };
-    if (command === 'fork') return { usage: false, message: 'an OpenAI Codex CLI rollout is read-only: it cannot be forked' };
-    if (command === 'migrate' || command === 'relabel' || command === 'title') return { usage: false, message: `cannot ${command === 'title' ? 'set the title' : command}: ${CODEX_READ_ONLY_REASON}` };
-    return null;
+const codexReader = foreignAgentReader(
+  'codex',
+  'an OpenAI Codex CLI rollout',
+  CODEX_READ_ONLY_REASON,
+  {
+    at: '--at is for deepseek-harness (dsh) logs; a Codex rollout takes --leaf <node id>',
+    session: '--session picks a session of a dsh SQLite store; a Codex rollout holds one session',
+    blobs: '--blobs is for xcsh session files; a Codex rollout keeps its images inline',
   },
-  foreignOption: (_command, options) => {
-    for (const o of ['at', 'session', 'blobs']) if (options[o] !== undefined) return NOT_CODEX[o]!;
-    return null;
-  },
-  chooseSession: async () => null,
-  open: (path, opts) => CodexModel.open(path, opts),
-};
+  (path, opts) => CodexModel.open(path, opts),
+);
 
-const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader, codex: codexReader };
+const claudeReader = foreignAgentReader(
+  'claude',
+  'a Claude Code transcript',
+  CLAUDE_READ_ONLY_REASON,
+  {
+    at: '--at is for deepseek-harness (dsh) logs; a Claude Code transcript takes --leaf <uuid>',
+    session: '--session picks a session of a dsh SQLite store; a Claude Code transcript holds one session',
+    blobs: '--blobs is for xcsh session files; a Claude Code transcript keeps its images inline',
+  },
+  (path, opts) => ClaudeModel.open(path, opts),
+);
+
+const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader, codex: codexReader, claude: claudeReader };
 
 /** The reader of a format. */
 export function sessionReader(format: SessionFormat): SessionReader {

@@ -4,12 +4,15 @@
 // - zstd: the file starts with the frame magic 28 B5 2F FD (dsh's default encoding);
 // - dsh: the first record is `{"type":"session","version":0,…,"createdAt":<integer>}`
 //   (dsh-format.md §1: `version` is a number and 0 is the only one dsh writes);
+// - claude: a Claude Code transcript — among the first records one that only Claude Code writes (a
+//   chain record with `uuid`/`parentUuid`/`sessionId`, or one of its side records), and no other
+//   format's header (formats/claude/detect.ts);
 // - codex: an OpenAI Codex CLI rollout — a first record that is its `session_meta` (plain, or in a
 //   zstd frame: formats/codex/sniffCodex.ts decodes the head of the first frame);
 // - xcsh / pi / oh-my-pi: a `type: "session"` header with version 1–3 or none (or an oh-my-pi
 //   title line before it).
 
-export type SessionFormat = 'xcsh' | 'dsh' | 'codex';
+export type SessionFormat = 'xcsh' | 'dsh' | 'codex' | 'claude';
 
 /** The zstd frame magic, little-endian 0xFD2FB528 (RFC 8878). */
 export const ZSTD_MAGIC = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd);

@@ -18,6 +18,7 @@
 import { open } from 'node:fs/promises';
 import { isDshHeader, startsWithSqliteMagic, startsWithZstdMagic, type SessionFormat } from './detect';
 import { EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './xcsh/schemas';
+import { isClaudeRecord, isClaudeTranscript } from './claude/detect';
 import { isCodexRollout } from './codex/records';
 import { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './codex/sniffCodex';
 
@@ -55,6 +56,9 @@ function magicOf(head: Uint8Array): string | null {
 
 const SESSION_TYPES: ReadonlySet<string> = new Set<string>(['session', 'title', ...KNOWN_ENTRY_TYPES, ...EXTRA_ENTRY_TYPES]);
 
+/** The start of a Claude Code chain record as its CLI writes it (`parentUuid` first) or of one of its side records. */
+const CLAUDE_LINE_START = /^\s*\{"(parentUuid"\s*:|type"\s*:\s*"(summary|file-history-snapshot|queue-operation)")/;
+
 /**
  * A parsed line that one of the formats would read as a record of its own: an xcsh/pi header
  * (`type: "session"`) or oh-my-pi title line, an entry of a known type, an entry of any other type
@@ -67,6 +71,7 @@ export function isSessionRecord(value: unknown): boolean {
   if (typeof r.type !== 'string') return false;
   if (SESSION_TYPES.has(r.type)) return true;
   if (isCodexRollout(value)) return true;
+  if (isClaudeRecord(value)) return true;
   return typeof r.id === 'string' || 'parentId' in r || typeof r.timestamp === 'string' || typeof r.timestamp === 'number' || typeof r.seq === 'number' || typeof r.seq0 === 'number';
 }
 
@@ -144,6 +149,17 @@ export function sniffSessionBytes(head: Uint8Array, size: number): SessionSniff 
   // A Codex rollout's first line is its session_meta, which can be longer than the window (the base
   // instructions): recognised by the start of its envelope too.
   if (codexFirstLine(firstLine, lines.length > 0)) return { kind: 'session', format: 'codex' };
+  // A Claude Code transcript: one of the window's records is one only Claude Code writes. A first
+  // line longer than the window is told by its start (the writer's key order: `parentUuid` first).
+  const parsed: unknown[] = [];
+  for (const t of texts) {
+    try {
+      parsed.push(JSON.parse(t));
+    } catch {
+      // (not a record: the loop below judges it)
+    }
+  }
+  if (isClaudeTranscript(parsed) || (lines.length === 0 && CLAUDE_LINE_START.test(firstLine))) return { kind: 'session', format: 'claude' };
   const format: SessionFormat = (() => {
     try {
       return isDshHeader(JSON.parse(firstLine)) ? 'dsh' : 'xcsh';

@@ -8,6 +8,7 @@
 // owner, not a regular file).
 import { CODEX_READ_ONLY_REASON, DSH_READ_ONLY_REASON, isDshHeader } from '../formats/detect';
 import { isCodexRollout } from '../formats/codex/records';
+import { CLAUDE_READ_ONLY_REASON, isClaudeRecord } from '../formats/claude/detect';
 import { versionWriteRefusal } from '../formats/xcsh/version';
 
 export type RewriteRefusal =
@@ -41,7 +42,7 @@ export class RewriteRefusedError extends Error {
 /**
  * Why a session file must not be written, judged from its header record AS STORED (not the
  * loader's migrated copy, so no caller can talk a writer into it): no valid header (damaged), a
- * dsh log or a Codex rollout (another agent's, never written), or a stored `version` other
+ * dsh log, a Codex rollout or a Claude Code transcript (another agent's, never written), or a stored `version` other
  * than exactly 1, 2, 3 or absent. Null when it may be written.
  */
 export function headerWriteRefusal(raw: unknown): string | null {
@@ -49,6 +50,7 @@ export function headerWriteRefusal(raw: unknown): string | null {
   const h = raw as Record<string, unknown>;
   if (isDshHeader(h)) return DSH_READ_ONLY_REASON;
   if (isCodexRollout(h)) return CODEX_READ_ONLY_REASON;
+  if (isClaudeRecord(h)) return CLAUDE_READ_ONLY_REASON;
   if (h.type !== 'session' || typeof h.id !== 'string') return 'damaged: no valid session header';
   return versionWriteRefusal(h);
 }

@@ -11,6 +11,7 @@ import { readHeaderVersion, versionWriteRefusal } from './version';
 import { stripReplayData } from './replayData';
 import { CODEX_READ_ONLY_REASON, DSH_READ_ONLY_REASON, isDshHeader } from '../detect';
 import { isCodexRollout } from '../codex/records';
+import { CLAUDE_READ_ONLY_REASON, isClaudeRecord } from '../claude/detect';
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
 import { checkBlobRefs, type BlobStore } from './blobs';
 import { assignMissingIds, type NumericLink } from './ids';
@@ -136,6 +137,7 @@ export function buildLoadedSession(parse: JsonlParseResult, path: string | null,
     readOnlyReason = `damaged: no valid session header (line ${line})`;
     // Another agent's log read as xcsh entries (issue 24): named as what it is, never written.
     if (first0 && isCodexRollout(first0)) readOnlyReason = CODEX_READ_ONLY_REASON;
+    else if (first0 && isClaudeRecord(first0)) readOnlyReason = CLAUDE_READ_ONLY_REASON;
   }
 
   const taken = takeEntries(cols, first, diagnostics);
