@@ -12,20 +12,12 @@ import { migrateCommand, relabelCommand, titleCommand } from '../../src/cli/comm
 import { detectFileFormat } from '../../src/core/engine/openModel';
 import { CLAUDE_READ_ONLY_REASON } from '../../src/core/formats/claude/detect';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { CliError, UsageError, type Io } from '../../src/cli/util';
+import { CliError, UsageError } from '../../src/cli/util';
+import { runCommand as run } from '../helpers/cliInProcess';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
 
 const SPOTTER = fixture('claude-code', 'spotter', '258c7280-ae70-4798-800f-63464d01a85d.jsonl');
 const SHORT = fixture('claude-code', 'spotter', 'short.jsonl');
-
-type Command = (argv: string[], io: Io) => Promise<number>;
-
-async function run(cmd: Command, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cmd(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 test('every Claude Code fixture (subagents included) is told as Claude Code by its content; a renamed copy too; the other formats stay theirs', async () => {
   const files = ['agent-history', 'agentcmd', 'claude-code-viewer', 'spotter', 'yepanywhere'].flatMap((d) => fixtureFiles(join('claude-code', d)));

@@ -13,21 +13,13 @@ import { CODEX_READ_ONLY_REASON } from '../../src/core/formats/detect';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { headerWriteRefusal } from '../../src/core/store/writeRefusal';
 import { detectFileFormat } from '../../src/core/engine/openModel';
-import { CliError, UsageError, type Io } from '../../src/cli/util';
+import { CliError, UsageError } from '../../src/cli/util';
+import { runCommand as run } from '../helpers/cliInProcess';
 import { fixture } from '../helpers/fixtures';
 import { zstdFrame } from '../helpers/dshBuild';
 
 const VSCODE_ROLLOUT = fixture('codex', 'agentcmd', 'rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl');
 const EXEC_ROLLOUT = fixture('codex', 'agent-history', 'session-01.jsonl');
-
-type Command = (argv: string[], io: Io) => Promise<number>;
-
-async function run(cmd: Command, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cmd(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 test('a Codex rollout is told by its content: plain, zstd-compressed, and under a name that says nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sl-cli-codex-'));
