@@ -2,14 +2,10 @@
 // visible entry (a linear run stays at one indentation, branches indent), the selected leaf and
 // its path highlighted. Rows arrive in windows; clicking a row previews the context there.
 import * as l10n from '@vscode/l10n';
-import { TREE_PAGE, type TreeFilter, type TreeRow } from '../src/protocol/messages';
+import { TREE_PAGE, type FirstPaint, type TreeFilter, type TreeRow } from '../src/protocol/messages';
 import { formatShortTime, h, icon, kindIcon } from './dom';
-import { request } from './rpc';
+import { mark, request } from './rpc';
 import { VirtualList } from './virtualList';
-import '@vscode-elements/elements/dist/vscode-icon/index.js';
-import '@vscode-elements/elements/dist/vscode-option/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 
 const PAGE = TREE_PAGE;
 const ROW_HEIGHT = 24;
@@ -52,7 +48,7 @@ export class BranchTree {
   private generation = 0;
 
   constructor(private readonly host: TreeHost) {
-    // vscode-elements controls (issue 4): they look like the workbench's own dropdown and input,
+    // vscode-elements controls (issue 4, defined by controls.ts): they look like the workbench's own dropdown and input,
     // style themselves through adopted stylesheets and set inline styles only through the CSSOM,
     // so the strict CSP (no 'unsafe-inline') holds.
     const select = h('vscode-single-select', { class: 'sl-select', 'aria-label': l10n.t('Tree filter'), title: l10n.t('Which entries the tree shows') });
@@ -88,8 +84,11 @@ export class BranchTree {
     });
   }
 
-  /** Reloads the rows for a selected leaf; scrolls to `focusEntryId` (or the leaf). */
-  async load(leafId: string | null, focusEntryId: string | null): Promise<void> {
+  /**
+   * Reloads the rows for a selected leaf; scrolls to `focusEntryId` (or the leaf). `given`: a page of
+   * rows for this leaf under the default filter that came with the host's `init`.
+   */
+  async load(leafId: string | null, focusEntryId: string | null, given?: FirstPaint['tree']): Promise<void> {
     const gen = ++this.generation;
     this.leafId = leafId;
     this.focusEntry = focusEntryId;
@@ -97,8 +96,8 @@ export class BranchTree {
     const hadFocus = this.list.hasFocus();
     // The rows around what is on screen come with the first answer: the list is redrawn in place,
     // without a flash of placeholders under the pointer.
-    const start = Math.max(0, (this.list.anchor()?.index ?? 0) - 50);
-    const first = await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start, count: PAGE });
+    const start = given ? given.start : Math.max(0, (this.list.anchor()?.index ?? 0) - 50);
+    const first = given ? given.page : await request('getTree', { filter: this.host.filter(), search: this.host.search(), leafId, focusEntryId, start, count: PAGE });
     if (gen !== this.generation) return;
     this.rows = new Map();
     this.inflight = new Set();
@@ -108,17 +107,16 @@ export class BranchTree {
     for (let k = 0; k < first.rows.length; k++) this.rows.set(start + k, first.rows[k]!);
     this.statusEl.textContent =
       first.hidden > 0 ? l10n.t('{0} shown · {1} hidden by the filter', first.total.toLocaleString(), first.hidden.toLocaleString()) : l10n.t('{0} shown', first.total.toLocaleString());
-    this.list.reset(true);
     const target = first.focusIndex ?? first.selectedIndex;
+    // The rows do not move when the selection does (the layout ignores it), so a row the user
+    // clicked is still under the pointer: scroll only to bring a target from elsewhere into view.
+    const centred = (): number => -Math.max(0, this.listEl.clientHeight / 2 - ROW_HEIGHT);
+    this.list.reset(true, target !== null ? { index: target, offset: centred() } : undefined);
+    mark('tree');
     if (target !== null) {
       await this.ensure(target);
       if (gen !== this.generation) return;
-      // The rows do not move when the selection does (the layout ignores it), so a row the user
-      // clicked is still under the pointer: scroll only to bring a target from elsewhere into view.
-      if (!this.list.isVisible(target)) {
-        const vp = this.listEl.clientHeight;
-        this.list.scrollToIndex(target, -Math.max(0, vp / 2 - ROW_HEIGHT));
-      }
+      if (!this.list.isVisible(target)) this.list.scrollToIndex(target, centred());
       if (hadFocus) this.list.focusIndex(target);
     } else {
       this.list.scrollToIndex(0);

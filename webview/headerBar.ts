@@ -4,7 +4,6 @@ import type { SessionSummary } from '../src/protocol/messages';
 import * as l10n from '@vscode/l10n';
 import { formatTime, formatTokens, h, icon } from './dom';
 import { request } from './rpc';
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 
 /** A dsh log's format chip and its state (complete · open · interrupted · torn · corrupt). */
 function dshChips(s: SessionSummary): HTMLElement {
@@ -23,7 +22,7 @@ function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
 
-/** A vscode-elements button: secondary unless `primary`; the codicon comes from its `icon`. */
+/** A vscode-elements button (defined by controls.ts): secondary unless `primary`; the codicon comes from its `icon`. */
 function button(iconName: string, text: string, title: string, onClick: () => void, opts: { primary?: boolean; cls?: string } = {}): HTMLElement {
   const b = h('vscode-button', { class: `sl-hbtn ${opts.cls ?? ''}`.trim(), icon: iconName, title, secondary: opts.primary ? undefined : '' }, text);
   b.addEventListener('click', onClick);

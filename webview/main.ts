@@ -4,7 +4,7 @@ import '../src/protocol/jitless';
 import './l10nBundle';
 import './styles.css';
 import * as l10n from '@vscode/l10n';
-import type { ContextInfo, SessionSummary, TreeFilter, WebviewState, WebviewToHost } from '../src/protocol/messages';
+import type { ChartData, ContextInfo, SessionSummary, TreeFilter, WebviewState, WebviewToHost } from '../src/protocol/messages';
 import { BranchTree } from './branchTree';
 import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
@@ -12,10 +12,11 @@ import type { RowActions } from './messageRow';
 import { renderPeek } from './peekView';
 import { ContextPreview } from './preview';
 import { renderContextChart } from './contextChart';
-import { lastAnswerAt, loadState, onHostMessage, post, request, saveState } from './rpc';
+import { lastAnswerAt, loadState, mark, onHostMessage, post, request, requestCount, saveState, steps } from './rpc';
 
 const scriptStart = performance.now();
 const app = document.getElementById('app')!;
+window.addEventListener('load', () => mark('load'), { once: true });
 
 const state: WebviewState = {
   leafId: null,
@@ -88,6 +89,16 @@ const actions: RowActions = {
   },
 };
 
+/** The controls are defined once the first rows are on screen, or this long after `init` at the latest. */
+const CONTROLS_LATEST_MS = 500;
+let controlsDefined = false;
+/** Defines the vscode-elements controls (controls.ts), once. */
+function defineControls(): void {
+  if (controlsDefined) return;
+  controlsDefined = true;
+  void import('./controls');
+}
+
 let firstPaintSent = false;
 const preview = new ContextPreview({
   actions,
@@ -100,7 +111,14 @@ const preview = new ContextPreview({
     app.dataset.state = 'ready';
     if (firstPaintSent) return;
     firstPaintSent = true;
-    post({ type: 'painted', leafId: info.leafId, messageCount: info.messageCount, sinceScriptStartMs: performance.now() - scriptStart });
+    // Reported from the next frame's callback, as a bare webview's first frame is (the perf test's floor).
+    const requests = requestCount();
+    mark('rows laid out');
+    requestAnimationFrame(() => {
+      post({ type: 'painted', leafId: info.leafId, messageCount: info.messageCount, sinceScriptStartMs: performance.now() - scriptStart, requests, steps });
+      // After this frame: the controls come in the next one (controls.ts).
+      setTimeout(defineControls);
+    });
   },
   onScroll: () => persist(),
 });
@@ -141,10 +159,10 @@ function chartAfterGrowth(): void {
   }, wait);
 }
 
-/** The context-size chart of the branch at `leafId` (contextChart.ts): its points, computed by the model. */
-async function drawChart(leafId: string | null): Promise<void> {
+/** The context-size chart of the branch at `leafId` (contextChart.ts): its points, computed by the model (`given`: they came with `init`). */
+async function drawChart(leafId: string | null, given?: ChartData): Promise<void> {
   const gen = ++chartGeneration;
-  const data = await request('getChart', { leafId });
+  const data = given?.leafId === leafId && leafId !== null ? given : await request('getChart', { leafId });
   if (gen !== chartGeneration) return;
   if (data.omitted) return void chartSlot.replaceChildren();
   const chart = renderContextChart(data.points, data.totals, (index) => void preview.jumpToMessage(index).catch(showError));
@@ -154,6 +172,7 @@ const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 
 
 async function selectLeaf(leafId: string | null, revealEntryId: string | null): Promise<void> {
   const t0 = performance.now();
+  const asked = requestCount();
   state.followDefault = leafId === null || leafId === summary?.defaultLeafId;
   app.dataset.state = 'loading';
   await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
@@ -163,7 +182,7 @@ async function selectLeaf(leafId: string | null, revealEntryId: string | null): 
   post({ type: 'selectionChanged', leafId: preview.leafId });
   // Once the browser has laid the new rows out: what the user waited for after the click.
   const answeredMs = Math.max(0, lastAnswerAt() - t0);
-  requestAnimationFrame(() => post({ type: 'repainted', leafId: preview.leafId, ms: performance.now() - t0, answeredMs }));
+  requestAnimationFrame(() => post({ type: 'repainted', leafId: preview.leafId, ms: performance.now() - t0, answeredMs, requests: requestCount() - asked }));
   persist();
 }
 
@@ -172,6 +191,8 @@ let peekShown = false;
 /** Fills the peek's progress bar (while the worker reads the file). */
 let peekProgress: ((bytes: number, total: number) => void) | undefined;
 let initDone = false;
+/** How long a fresh page waits for its `init` before it says `ready` again. */
+const INIT_AGAIN_MS = 3_000;
 
 function mountHeader(s: SessionSummary): void {
   summary = s;
@@ -183,12 +204,18 @@ function mountHeader(s: SessionSummary): void {
 onHostMessage((msg) => {
   switch (msg.type) {
     case 'init': {
+      // Posted ahead of `ready` for a fresh page: a page that restored its state waits for the one answering its `ready`.
+      if (msg.ahead && (restored !== null || initDone)) return;
+      mark('init checked');
+      // (Defined after the first paint; at the latest this long after `init`, should that paint be slow.)
+      setTimeout(defineControls, CONTROLS_LATEST_MS);
       mountHeader(msg.summary);
       // The peek stays on top while the full view fills in underneath (laid out at its real size),
       // so the latest messages never give way to empty panes; it goes once the full view painted.
       const peek = peekShown ? app.querySelector<HTMLElement>('.sl-peek') : null;
       peek?.classList.add('sl-peek-over');
       app.replaceChildren(headerSlot, chartSlot, layout, ...(peek ? [peek] : []));
+      mark('header');
       state.followDefault = msg.followDefault;
       initDone = true;
       const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
@@ -199,12 +226,19 @@ onHostMessage((msg) => {
             ? { entryId: null, offset: 0, toEnd: true }
             : null;
       app.dataset.state = 'loading';
-      void Promise.all([preview.show(msg.selectLeafId, anchor), tree.load(msg.selectLeafId, null)])
+      // The answers that came with it (the tree's rows only fit the default filter and no search).
+      const first = msg.first;
+      const treeRows = first && state.filter === 'default' && state.search === '' ? first.tree : undefined;
+      // Drawn before the rows are laid out, so they do not move once they are on screen.
+      const chart = first?.chart?.leafId === msg.selectLeafId ? first.chart : undefined;
+      if (chart) void drawChart(msg.selectLeafId, chart).catch(showError);
+      mark('chart');
+      void Promise.all([preview.show(msg.selectLeafId, anchor, first), tree.load(msg.selectLeafId, null, treeRows)])
         .then(() => {
           nameLeaf();
           app.dataset.state = 'ready';
           persist();
-          void drawChart(preview.leafId).catch(showError);
+          if (!chart) void drawChart(preview.leafId).catch(showError);
         })
         .catch(showError)
         .finally(() => peek?.remove());
@@ -226,14 +260,21 @@ onHostMessage((msg) => {
       return;
     }
     case 'peek': {
-      if (initDone) return;
-      const { element, list, progress } = renderPeek(msg.peek, actions);
-      peekProgress = progress;
-      app.replaceChildren(element);
-      app.dataset.state = 'peek';
-      peekShown = true;
-      list.scrollTop = list.scrollHeight;
-      requestAnimationFrame(() => post({ type: 'peekPainted', messageCount: msg.peek.messages.length, sinceScriptStartMs: performance.now() - scriptStart }));
+      // (One posted ahead of `ready` is for a fresh page, as `init` is.)
+      if (initDone || (msg.ahead && restored !== null)) return;
+      // Drawn at the next frame, unless `init` came first: VS Code hands a fresh page everything
+      // posted ahead of its `ready` at once, and a session read from its kept index sends both.
+      requestAnimationFrame(() => {
+        if (initDone) return;
+        const { element, list, progress } = renderPeek(msg.peek, actions);
+        peekProgress = progress;
+        app.replaceChildren(element);
+        app.dataset.state = 'peek';
+        peekShown = true;
+        list.scrollTop = list.scrollHeight;
+        // (This frame's callbacks run before it is painted, as a bare webview's first frame is reported.)
+        post({ type: 'peekPainted', messageCount: msg.peek.messages.length, sinceScriptStartMs: performance.now() - scriptStart });
+      });
       return;
     }
     case 'loadProgress':
@@ -258,7 +299,15 @@ function bootTimes(): NonNullable<Extract<WebviewToHost, { type: 'ready' }>['boo
     start: Math.round(r.startTime),
     end: Math.round(r.responseEnd),
   }));
-  return { html: Math.round(nav?.responseEnd ?? 0), assets, evaluated: Math.round(scriptStart), ready: Math.round(performance.now()) };
+  const bundle = (globalThis as { slBundleStart?: number }).slBundleStart;
+  return { html: Math.round(nav?.responseEnd ?? 0), assets, evaluated: Math.round(scriptStart), ready: Math.round(performance.now()), ...(bundle !== undefined ? { bundle: Math.round(bundle) } : {}) };
 }
 
 post({ type: 'ready', restored: restored ? state : null, boot: bootTimes() });
+// A fresh page is sent its `init` ahead of this `ready` (editorPanel.ts). Should that one have been
+// lost, the host is asked again; it ignores this while it is still reading the session.
+if (!restored) {
+  setTimeout(() => {
+    if (!initDone) post({ type: 'ready', restored: null, again: true });
+  }, INIT_AGAIN_MS);
+}

@@ -2,7 +2,7 @@
 // selected leaf. With a compaction on the path the list reads: summary, the band of cut entries
 // (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
 import * as l10n from '@vscode/l10n';
-import { MESSAGE_PAGE, type ContextInfo, type MessageView } from '../src/protocol/messages';
+import { MESSAGE_PAGE, type ContextInfo, type FirstPaint, type MessageView } from '../src/protocol/messages';
 import { formatTime, formatTokens, h, icon, kindIcon, sentence } from './dom';
 import { renderMessageRow, type RowActions } from './messageRow';
 import { request } from './rpc';
@@ -73,14 +73,18 @@ export class ContextPreview {
     return this.info;
   }
 
-  /** Loads the context at `leafId` (null = default leaf); keeps the scroll anchor when `anchor` names an entry on it. */
-  async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean } | null): Promise<void> {
+  /**
+   * Loads the context at `leafId` (null = default leaf); keeps the scroll anchor when `anchor` names
+   * an entry on it. `given`: its context and first page, when they came with the host's `init`.
+   */
+  async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean } | null, given?: Pick<FirstPaint, 'context' | 'messages'>): Promise<void> {
     const gen = ++this.generation;
     this.requestedLeaf = leafId;
+    const fits = given !== undefined && leafId !== null && given.context.leafId === leafId && given.messages.revision === given.context.revision;
     // A named leaf's first page is asked together with its context: one round trip to the
     // worker instead of two before the first rows paint.
-    const early = leafId !== null ? request('getMessages', { leafId, start: 0, count: PAGE }).catch(() => null) : null;
-    const info = await request('getContext', { leafId });
+    const early = fits ? Promise.resolve(given.messages) : leafId !== null ? request('getMessages', { leafId, start: 0, count: PAGE }).catch(() => null) : null;
+    const info = fits ? given.context : await request('getContext', { leafId });
     if (gen !== this.generation) return;
     // The first page arrives with the context, so the list never flashes placeholders on open.
     const asked = early !== null && info.leafId === leafId ? await early : null;

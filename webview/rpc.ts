@@ -20,6 +20,11 @@ export function lastAnswerAt(): number {
   return answeredAt;
 }
 
+/** How many requests this page has made so far (the round trips a paint waited for, in the editor's log). */
+export function requestCount(): number {
+  return nextId - 1;
+}
+
 export function post(message: WebviewToHost): void {
   api.postMessage(message);
 }
@@ -36,7 +41,15 @@ export function onHostMessage(listener: (m: Exclude<HostToWebview, { type: 'resp
   listeners.push(listener);
 }
 
+/** When the page did what (ms since its document began): the first paint's steps, for the editor's log. */
+export const steps: Record<string, number> = {};
+/** Records when `step` was first done. */
+export function mark(step: string): void {
+  steps[step] ??= Math.round(performance.now());
+}
+
 window.addEventListener('message', (event: MessageEvent) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'init') mark('init received');
   const parsed = HostToWebviewSchema.safeParse(event.data);
   if (!parsed.success) {
     console.error('[session-loom] invalid message from the host', parsed.error.message);

@@ -72,8 +72,12 @@ export class VirtualList {
     new ResizeObserver(() => this.schedule()).observe(viewport);
   }
 
-  /** Forget every row (new data set); heights are kept only when `keepHeights`. */
-  reset(keepHeights = false): void {
+  /**
+   * Forget every row (new data set); heights are kept only when `keepHeights`. `reveal`: a row that
+   * must be in view, scrolled to (`offset` px from its top) before any row is built, unless it is
+   * in view already, so the rows at the old scroll position are not built (and fetched) for nothing.
+   */
+  reset(keepHeights = false, reveal?: { index: number; offset: number }): void {
     for (const { el } of this.rows.values()) {
       this.resize.unobserve(el);
       el.remove();
@@ -84,6 +88,7 @@ export class VirtualList {
     this.sizesStale = true;
     this.lean = true;
     this.dirty = true;
+    if (reveal && !this.isVisible(reveal.index) && reveal.index >= 0 && reveal.index < this.source.count()) this.viewport.scrollTop = this.offsets[reveal.index]! + reveal.offset;
     this.layout();
   }
 

@@ -1,6 +1,10 @@
+// First: zod decides whether it may compile a schema's parser when the schema is defined (at
+// module load, before activate runs), so jitless must be set before any module defines one.
+// Compiling took ~15–25 ms of the host's thread inside the first message an editor sent (a CPU
+// profile of an open), for messages the plain path checks about as fast.
+import '../protocol/jitless';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import { ModelHost } from '../core/engine/worker/modelHost';
 import { SessionEditorProvider } from './editor/sessionEditorProvider';
 import type { EditorTiming } from './editor/editorPanel';
@@ -17,10 +21,6 @@ export interface SessionLoomApi {
 }
 
 export function activate(context: vscode.ExtensionContext): SessionLoomApi {
-  // zod compiles a fast path for each object schema the first time it parses one: ~22 ms of the
-  // host's thread inside the first message an editor sends (a CPU profile of an open), for
-  // messages of a few KB that the plain path checks as fast. Never compiled, never a stall.
-  z.config({ jitless: true });
   // The thread sessions are read and held in (issue 11): the host's event loop only waits for
   // answers. dist/modelWorker.js sits beside dist/extension.js.
   const models = new ModelHost({ workerFile: path.join(__dirname, 'modelWorker.js'), indexCacheDir: path.join(context.globalStorageUri.fsPath, 'index') });

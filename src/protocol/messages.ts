@@ -330,18 +330,33 @@ export type WebviewState = z.infer<typeof WebviewStateSchema>;
 export const WebviewToHostSchema = z.union([
   /** Always the first message: anything the host sent before it would be lost. */
   // boot: where the webview's own start-up time went (ms since its document began loading), for the editor's log.
+  // again: a fresh page still without `init` a while after its first `ready` (an `init` posted
+  // ahead of it was lost): the host answers as it does a first `ready`.
   z.object({
     type: z.literal('ready'),
     restored: WebviewStateSchema.nullable(),
-    boot: z.object({ html: z.number(), assets: z.array(z.object({ name: z.string(), start: z.number(), end: z.number() })), evaluated: z.number(), ready: z.number() }).optional(),
+    again: z.boolean().optional(),
+    // bundle: when the bundle's first statement ran (its parse and compile, and any stylesheet it waited for, are before).
+    boot: z.object({ html: z.number(), assets: z.array(z.object({ name: z.string(), start: z.number(), end: z.number() })), evaluated: z.number(), ready: z.number(), bundle: z.number().optional() }).optional(),
   }),
   /** The first window of messages is on screen (for the open → first paint measurement). */
-  z.object({ type: z.literal('painted'), leafId: leaf, messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
+  // requests: how many the webview asked the host for before it (round trips, in parallel or not).
+  // steps: when (ms since the document began) each step before the first paint was done (the page's
+  // `load`, `init` received and checked, the header, chart and tree drawn, the rows laid out), for the editor's log.
+  z.object({
+    type: z.literal('painted'),
+    leafId: leaf,
+    messageCount: z.number().int(),
+    sinceScriptStartMs: z.number(),
+    requests: z.number().int().optional(),
+    steps: z.record(z.string(), z.number()).optional(),
+  }),
   /** The peek's rows are on screen (the full view comes later with `painted`). */
   z.object({ type: z.literal('peekPainted'), messageCount: z.number().int(), sinceScriptStartMs: z.number() }),
   /** Another leaf was selected and its context and tree are on screen again, `ms` after the click. */
   // answeredMs: how much of `ms` went by before the host's last answer arrived (the rest is drawing).
-  z.object({ type: z.literal('repainted'), leafId: leaf, ms: z.number(), answeredMs: z.number().optional() }),
+  // requests: how many the webview asked the host for in between.
+  z.object({ type: z.literal('repainted'), leafId: leaf, ms: z.number(), answeredMs: z.number().optional(), requests: z.number().int().optional() }),
   z.object({ type: z.literal('selectionChanged'), leafId: leaf }),
   RequestSchema,
 ]);
@@ -354,6 +369,20 @@ export const ResponseSchema = z.discriminatedUnion('ok', [
   z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: z.string() }),
 ]);
 export type ResponseMessage = z.infer<typeof ResponseSchema>;
+
+/**
+ * What the first paint of a leaf shows, sent with `init` so that it waits for no request: the
+ * leaf's context, its first page of messages, a page of branch-tree rows (default filter, no
+ * search) around the selected row, which starts at row `start`, and the context chart when it was
+ * computed in time (drawn later, it pushed the rows down once they were on screen).
+ */
+export const FirstPaintSchema = z.object({
+  context: Requests.getContext.result,
+  messages: Requests.getMessages.result,
+  tree: z.object({ start: z.number().int().min(0), page: Requests.getTree.result }),
+  chart: ChartDataSchema.optional(),
+});
+export type FirstPaint = z.infer<typeof FirstPaintSchema>;
 
 /** What the editor paints while a big session is still indexed (src/core/engine/xcsh/tailPeek.ts). */
 export const TailPeekSchema = z.object({
@@ -373,10 +402,14 @@ export type TailPeek = z.infer<typeof TailPeekSchema>;
 
 export const HostToWebviewSchema = z.union([
   /** Sent before `init` when the session takes a while to index: its latest messages. */
-  z.object({ type: z.literal('peek'), peek: TailPeekSchema }),
+  // ahead: posted before the webview said `ready` (as `init` can be), for a fresh page only.
+  z.object({ type: z.literal('peek'), peek: TailPeekSchema, ahead: z.boolean().optional() }),
   // How far the worker has read a big session while the peek shows.
   z.object({ type: z.literal('loadProgress'), bytes: z.number().nonnegative(), total: z.number().nonnegative() }),
-  z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean() }),
+  // first: the answers the first paint would ask for, when the host has them (see FirstPaintSchema).
+  // ahead: posted before the webview said `ready`, for a fresh page (one with no restored state);
+  // a page that restored its state ignores it and waits for the `init` that answers its `ready`.
+  z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean(), first: FirstPaintSchema.optional(), ahead: z.boolean().optional() }),
   /** The file changed on disk and was reloaded. */
   z.object({ type: z.literal('sessionChanged'), summary: SessionSummarySchema }),
   /** Select a leaf (previewContextAt) and optionally scroll to an entry of its context. */

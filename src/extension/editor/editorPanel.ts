@@ -6,11 +6,14 @@ import {
   MESSAGE_PAGE,
   TREE_PAGE,
   WebviewToHostSchema,
+  type FirstPaint,
   type HostToWebview,
   type Method,
   type RequestMessage,
   type Result,
+  type SessionSummary,
 } from '../../protocol/messages';
+import type { SessionModel } from '../../core/engine/model';
 import { migrateSession, openRawJsonl, revealInSessions } from './editorCommands';
 import type { SessionDocument } from './sessionDocument';
 import { trackEditor } from './editorSelection';
@@ -28,9 +31,16 @@ export interface EditorTiming {
   /** peek: the latest messages while indexing; paint: the full view; repaint: after selecting a leaf. */
   kind: 'peek' | 'paint' | 'repaint';
   ms: number;
-  /** paint: how many of its first requests were answered from what was computed while the webview loaded. */
+  /** paint: how many of its first answers (context, messages, tree rows) came with `init`, computed while the webview loaded. */
   prefetched?: number;
+  /** paint, repaint: how many requests the webview made for it. */
+  requests?: number;
 }
+
+/** How much longer than the rest of the first paint's answers the chart may take to come along with them. */
+const CHART_GRACE_MS = 30;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A request answered slower than this is named in the editor's log. */
 const SLOW_ANSWER_MS = 40;
@@ -48,12 +58,21 @@ export class EditorPanel implements vscode.Disposable {
   /** The panel was closed: its webview throws on access, so answers still in flight are dropped. */
   private disposed = false;
   /**
-   * The answers the first paint asks for, computed while the webview loads (over a second in a
-   * browser workbench, when the session is often read already), by request: each is used once.
+   * What a fresh page paints first (the default leaf), computed while the webview loads: over a
+   * second in a browser workbench, when a session of a few MB is long read. Null when there is
+   * nothing to compute ahead (a selection is waiting) or it failed.
    */
-  private readonly early = new Map<string, Promise<unknown>>();
-  /** First-paint requests answered from `early`. */
-  private earlyUsed = 0;
+  private readonly firstPaint: Promise<{ summary: SessionSummary; leafId: string; first: FirstPaint } | null>;
+  /** An `init` went to the page before it said `ready` (see postInitAhead). */
+  private initAhead = false;
+  /** A big session's latest messages went to the page before it said `ready` (see postPeekAhead). */
+  private peekAhead = false;
+  /** The page has said `ready` since it was (re)loaded. */
+  private heardReady = false;
+  /** The page was torn down (hidden) at least once: VS Code drops what is posted to it meanwhile. */
+  private reloaded = false;
+  /** The answers that the last `init` carried (for the paint's log line). */
+  private carried = 0;
 
   constructor(
     readonly document: SessionDocument,
@@ -63,46 +82,56 @@ export class EditorPanel implements vscode.Disposable {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      document.onDidReload(({ summary }) => {
-        // Computed before the session changed: the webview asks again.
-        this.early.clear();
-        this.post({ type: 'sessionChanged', summary });
-      }),
+      document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
       // Hidden, the webview is torn down (retainContextWhenHidden is off): what is posted meanwhile
-      // would be lost, so it waits for the `ready` of the webview that comes back.
+      // would be lost, so it waits for the `ready` of the webview that comes back, a new page whose
+      // `init` answers its `ready` (none is posted ahead).
       panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.ready = false;
+        if (panel.visible) return;
+        this.ready = this.heardReady = this.initAhead = false;
+        this.reloaded = true;
       }),
       trackEditor({ uri: document.uri, panel, leafId: () => this.shownLeaf, model: async () => (await document.loaded()).model }),
     );
-    void this.prefetchFirstPaint();
+    this.firstPaint = this.pendingLeaf ? Promise.resolve(null) : computeFirstPaint(document);
+    if (!this.pendingLeaf) {
+      void this.postInitAhead();
+      void this.postPeekAhead();
+    }
+  }
+
+  /** Whether something sent ahead of `ready` may go to this page (a fresh one that has not said it yet). */
+  private mayPostAhead(): boolean {
+    return !this.heardReady && !this.reloaded && !this.disposed && !this.pendingLeaf && !this.initAhead;
   }
 
   /**
-   * Once the session is read, asks the model now for what a fresh webview asks first — the default
-   * leaf's context, its first page of messages and of branch-tree rows — so they wait ready when it
-   * does. Not for a webview that restores another leaf or view state (its requests differ, and are
-   * answered as usual), nor when a selection is waiting (a reveal opens elsewhere).
+   * Posts the first paint's `init` as soon as it is computed, before the page has said `ready`:
+   * VS Code holds what is posted to a webview before its first load and hands it over once the
+   * page's scripts ran, so the rows are drawn without a round trip to this host (two, before: the
+   * page's `ready` → `init`, then its requests → their answers). A page that restored its state
+   * (a window reload) ignores it and asks with its `ready` as usual.
    */
-  private async prefetchFirstPaint(): Promise<void> {
-    if (this.pendingLeaf) return;
-    try {
-      const { model, summary } = await this.document.loaded();
-      if (this.ready || this.disposed || this.pendingLeaf) return;
-      const leafId = await model.defaultLeaf();
-      if (leafId === null || this.ready || this.disposed) return;
-      const keep = (key: string, p: Promise<unknown>): void => {
-        p.catch(() => undefined); // (a failure is asked again when the webview asks: handle below)
-        this.early.set(key, p);
-      };
-      const messages = { leafId, start: 0, count: MESSAGE_PAGE };
-      const tree = { filter: 'default', search: '', leafId, focusEntryId: null, start: 0, count: TREE_PAGE } as const;
-      keep(requestKey('getContext', { leafId }), model.context(leafId));
-      keep(requestKey('getMessages', messages), model.messages(leafId, 0, MESSAGE_PAGE).then((items) => ({ revision: summary.revision, items })));
-      keep(requestKey('getTree', tree), model.tree(tree));
-    } catch {
-      // the webview's own requests say what went wrong
-    }
+  private async postInitAhead(): Promise<void> {
+    const ahead = await this.firstPaint;
+    if (!ahead || !this.mayPostAhead()) return;
+    this.initAhead = true;
+    this.carried = 3;
+    this.send({ type: 'init', summary: ahead.summary, selectLeafId: ahead.leafId, followDefault: true, first: ahead.first, ahead: true });
+    this.hooks.log(`[editor] ${this.document.uri.fsPath}: first paint sent ahead of the page's ready, ${this.sinceOpen().toFixed(0)} ms after open`);
+  }
+
+  /**
+   * A big session's latest messages, posted as soon as they are read from its end, while the worker
+   * indexes it, for a fresh page to paint once its scripts ran (as `init` is: postInitAhead).
+   */
+  private async postPeekAhead(): Promise<void> {
+    const peek = await this.document.peek();
+    if (!peek || !this.mayPostAhead()) return;
+    if (this.document.settled) return; // the `init` follows at once
+    this.peekAhead = true;
+    this.send({ type: 'peek', peek, ahead: true });
+    this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ahead of the page's ready, ${this.sinceOpen().toFixed(0)} ms after open, while indexing`);
   }
 
   /** Messages posted before `ready` would be lost: queue them. */
@@ -116,7 +145,9 @@ export class EditorPanel implements vscode.Disposable {
 
   private send(message: HostToWebview): void {
     // Validate what we send too: a schema drift shows up here, in the host log, not as a blank UI.
-    const checked = HostToWebviewSchema.safeParse(message);
+    // The model's answers an `init` carries are left to the webview, as every response is: checked
+    // here too they were ~20 ms of this thread per open (a 2.3 MB session's first page and rows).
+    const checked = HostToWebviewSchema.safeParse(message.type === 'init' ? { ...message, first: undefined } : message);
     if (!checked.success) {
       this.hooks.log(`[editor] refusing to post an invalid ${message.type}: ${checked.error.message}`);
       return;
@@ -146,21 +177,40 @@ export class EditorPanel implements vscode.Disposable {
     const msg = parsed.data;
     switch (msg.type) {
       case 'ready':
+        if (msg.again) {
+          // Still without `init` a while after its first `ready`: one posted ahead was lost. (Else its
+          // `init` is on its way: the session is still being read.)
+          if (!this.initAhead) return;
+          this.hooks.log(`[editor] ${this.document.uri.fsPath}: the webview asked again for its init, ${this.sinceOpen().toFixed(0)} ms after open`);
+          this.initAhead = false;
+          await this.onReady(null, true, null, false);
+          return;
+        }
         this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${this.sinceOpen().toFixed(0)} ms after open`);
         if (msg.boot) {
           const b = msg.boot;
-          const assets = b.assets.map((a) => `${a.name} ${a.start}–${a.end}`).join(', ');
-          this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open; then (ms): html ${b.html}, ${assets}, script ran ${b.evaluated}, ready ${b.ready}`);
+          const assets = b.assets.map((a) => `${a.name} ${a.start}–${a.end}, `).join('');
+          this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open; then (ms): html ${b.html}, ${assets}${b.bundle !== undefined ? `bundle began ${b.bundle}, ` : ''}script ran ${b.evaluated}, ready ${b.ready}`);
         }
-        await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true);
+        this.heardReady = true;
+        // A fresh page paints the `init` posted ahead of its `ready`: nothing more to send but what waited for it.
+        if (this.initAhead && msg.restored === null) return this.flush();
+        this.initAhead = false;
+        // A fresh page paints a peek posted ahead; a page that restored its state ignored it.
+        const peekShown = this.peekAhead && msg.restored === null;
+        this.peekAhead = false;
+        await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true, msg.restored, peekShown);
         return;
       case 'painted': {
         const ms = this.sinceOpen();
-        // (A webview shown again after it was hidden paints anew: its count starts again.)
-        const prefetched = this.earlyUsed;
-        this.earlyUsed = 0;
-        this.early.clear();
-        this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'}; ${prefetched} of its answers computed while the webview loaded)`, prefetched);
+        const prefetched = this.carried;
+        const asked = msg.requests !== undefined ? `${msg.requests} requests, ` : '';
+        const st = msg.steps;
+        if (st) this.hooks.log(`[editor]   its steps (ms into its document): ${Object.entries(st).sort((a, b) => a[1] - b[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        this.timed('paint', ms, `first paint ${ms.toFixed(0)} ms after open (${msg.messageCount} messages at leaf ${msg.leafId ?? '-'}; ${asked}${prefetched} of its answers came with init)`, {
+          prefetched,
+          ...(msg.requests !== undefined ? { requests: msg.requests } : {}),
+        });
         return;
       }
       case 'peekPainted': {
@@ -173,7 +223,8 @@ export class EditorPanel implements vscode.Disposable {
           'repaint',
           msg.ms,
           `leaf ${msg.leafId ?? '-'} repainted ${msg.ms.toFixed(0)} ms after it was selected` +
-            (msg.answeredMs !== undefined ? ` (the host's last answer came at ${msg.answeredMs.toFixed(0)} ms)` : ''),
+            (msg.answeredMs !== undefined ? ` (the host's last answer came at ${msg.answeredMs.toFixed(0)} ms` + (msg.requests !== undefined ? `; ${msg.requests} requests)` : ')') : ''),
+          msg.requests !== undefined ? { requests: msg.requests } : {},
         );
         return;
       case 'selectionChanged':
@@ -190,12 +241,13 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   /** A paint timing the webview reported: in the log and to the API's listeners. */
-  private timed(kind: EditorTiming['kind'], ms: number, what: string, prefetched?: number): void {
+  private timed(kind: EditorTiming['kind'], ms: number, what: string, extra: Pick<EditorTiming, 'prefetched' | 'requests'> = {}): void {
     this.hooks.log(`[editor] ${this.document.uri.fsPath}: ${what}`);
-    this.hooks.timing?.({ file: this.document.filePath, kind, ms, ...(prefetched !== undefined ? { prefetched } : {}) });
+    this.hooks.timing?.({ file: this.document.filePath, kind, ms, ...extra });
   }
 
-  private async onReady(restoredLeaf: string | null, restoredFollow: boolean): Promise<void> {
+  /** A page said `ready` and needs its `init`: the restored leaf (if it still exists), else the default one. */
+  private async onReady(restoredLeaf: string | null, restoredFollow: boolean, restored: { filter: string; search: string } | null, peekShown: boolean): Promise<void> {
     this.ready = false;
     const loading = this.document.loaded();
     let settled = false;
@@ -207,7 +259,8 @@ export class EditorPanel implements vscode.Disposable {
     );
     // Until the session is indexed, its latest messages (when the webview is to show the default
     // leaf, which the peek's rows are the end of).
-    if (!this.pendingLeaf && (restoredLeaf === null || restoredFollow)) {
+    if (peekShown) this.reportProgress(() => settled);
+    else if (!this.pendingLeaf && (restoredLeaf === null || restoredFollow)) {
       void this.document.peek().then((peek) => {
         if (peek && !settled) {
           this.hooks.log(`[editor] ${this.document.uri.fsPath}: latest messages sent ${this.sinceOpen().toFixed(0)} ms after open, while indexing`);
@@ -220,18 +273,31 @@ export class EditorPanel implements vscode.Disposable {
     try {
       const { model, summary } = await loading;
       const defaultLeaf = await model.defaultLeaf();
-      const restored = restoredLeaf !== null && (await model.has(restoredLeaf)) ? restoredLeaf : defaultLeaf;
-      this.ready = true;
+      const kept = restoredLeaf !== null && (await model.has(restoredLeaf)) ? restoredLeaf : defaultLeaf;
       const pending = this.pendingLeaf;
       this.pendingLeaf = undefined;
-      const leafId = pending?.leafId ?? restored;
-      this.post({ type: 'init', summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === defaultLeaf });
+      const leafId = pending?.leafId ?? kept;
+      // The answers computed ahead fit a page that shows their leaf under the default filter.
+      const ahead = await this.firstPaint;
+      const fits = ahead !== null && ahead.leafId === leafId && ahead.summary.revision === summary.revision && (restored === null || (restored.filter === 'default' && restored.search === ''));
+      this.carried = fits ? 3 : 0;
+      this.ready = true;
+      this.post({ type: 'init', summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === defaultLeaf, ...(fits ? { first: ahead.first } : {}) });
       if (pending?.revealEntryId) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
     } catch (err) {
       this.ready = true;
       this.post({ type: 'loadFailed', message: err instanceof Error ? err.message : String(err) });
     }
     for (const m of this.queued.splice(0)) this.post(m);
+  }
+
+  /** The page is ready and has its `init`: what waited for it goes now (a selection made meanwhile last). */
+  private flush(): void {
+    this.ready = true;
+    for (const m of this.queued.splice(0)) this.post(m);
+    const pending = this.pendingLeaf;
+    this.pendingLeaf = undefined;
+    if (pending) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
   }
 
   /** While the peek shows, how far the worker has read, a few times a second until the session is loaded. */
@@ -265,18 +331,6 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   private async handle(req: RequestMessage): Promise<Result<Method>> {
-    const key = requestKey(req.method, req.params);
-    const early = this.early.get(key);
-    if (early) {
-      this.early.delete(key);
-      try {
-        const result = (await early) as Result<Method>;
-        this.earlyUsed++;
-        return result;
-      } catch {
-        // failed ahead of time: asked again below, and reported if it fails again
-      }
-    }
     const { model, summary } = await this.document.loaded();
     const uri = this.document.uri;
     switch (req.method) {
@@ -312,7 +366,31 @@ export class EditorPanel implements vscode.Disposable {
   }
 }
 
-/** A request's method and parameters as one string (parameters in key order), to match prefetched answers. */
-function requestKey(method: string, params: object): string {
-  return `${method} ${JSON.stringify(params, Object.keys(params).sort())}`;
+/**
+ * Once the session is read, the answers a fresh page asks for first — the default leaf's context,
+ * its first page of messages and the page of branch-tree rows around its row — so they go to the
+ * page with its `init`. (The model's first tree call also lays the tree out, which is then cached.)
+ */
+async function computeFirstPaint(document: SessionDocument): Promise<{ summary: SessionSummary; leafId: string; first: FirstPaint } | null> {
+  try {
+    const { model, summary } = await document.loaded();
+    const leafId = await model.defaultLeaf();
+    if (leafId === null) return null;
+    const chart = model.chart(leafId).catch(() => undefined);
+    const [context, items, tree] = await Promise.all([model.context(leafId), model.messages(leafId, 0, MESSAGE_PAGE), firstTreePage(model, leafId)]);
+    // The chart comes along when it is ready about as soon (a branch of thousands of turns takes
+    // longer: the page then asks for it after its first paint).
+    const drawn = await Promise.race([chart, sleep(CHART_GRACE_MS).then(() => undefined)]);
+    return { summary, leafId, first: { context, messages: { revision: summary.revision, items }, tree, ...(drawn ? { chart: drawn } : {}) } };
+  } catch {
+    return null; // the page's own requests say what went wrong
+  }
+}
+
+/** The page of tree rows with the selected leaf's row in its middle (the tree opens scrolled to it). */
+async function firstTreePage(model: SessionModel, leafId: string): Promise<FirstPaint['tree']> {
+  const q = { filter: 'default', search: '', leafId, focusEntryId: null } as const;
+  const where = await model.tree({ ...q, start: 0, count: 0 });
+  const start = Math.max(0, Math.min((where.selectedIndex ?? 0) - TREE_PAGE / 2, where.total - TREE_PAGE));
+  return { start, page: await model.tree({ ...q, start, count: TREE_PAGE }) };
 }

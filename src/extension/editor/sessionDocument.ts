@@ -42,6 +42,10 @@ export class SessionDocument implements vscode.CustomDocument {
     private readonly models: ModelHost,
   ) {
     this.current = this.load();
+    this.current.then(
+      () => (this.#settled = true),
+      () => (this.#settled = true),
+    );
     // Read while the webview boots, so it is there when the webview can paint it.
     void this.peek();
     this.watch();
@@ -73,6 +77,13 @@ export class SessionDocument implements vscode.CustomDocument {
   loaded(): Promise<Loaded> {
     return this.current;
   }
+
+  /** Whether the session's first load has settled (loaded or failed). */
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  #settled = false;
 
   private async load(): Promise<Loaded> {
     const st = await fs.promises.stat(this.filePath).catch(() => null);

@@ -6,7 +6,17 @@
 // The webview's bundle and stylesheet travel inside the page. Linked, each was a fetch through the
 // webview's service worker and the workbench: measured in the real VS Code (editor log, 100k
 // session, loaded machine), main.js arrived 660 ms after the page had loaded and the rest waited
-// on it; inline they come with the page in one message.
+// on it; inline they come with the page in one message. So does codicon.css: linked, it held the
+// bundle back until it arrived (a stylesheet blocks the scripts after it: 30–160 ms after the page
+// had loaded, in the editor's log).
+//
+// Nothing is fetched before the page's `load`: VS Code hands the page what the host posted ahead
+// of its `ready` (editorPanel.ts: the first paint's `init`) only once `load` has fired, and `load`
+// waits for every fetch the page starts while it loads (a preloaded font held it 20–60 ms after
+// the script had run). The codicon font is fetched when the first icons are drawn, after `load`;
+// icons keep their width meanwhile (styles.css). The element vscode-elements looks up by id, to
+// link the same stylesheet in its controls' shadow roots, is a disabled link: it carries the URL
+// and fetches nothing.
 //
 // The translations travel in the HTML too: `vscode.l10n.bundle` (the extension's one bundle, the
 // webview's keys included; undefined in English) as a JSON data block that webview/l10nBundle.ts
@@ -21,6 +31,23 @@ import { inlineScript, inlineStyle, jsonScriptText } from '../../core/inlineHtml
 
 /** The webview's bundle and stylesheet as they go into the page (made safe to inline), by path. */
 const assetCache = new Map<string, { mtimeMs: number; text: string }>();
+
+/**
+ * codicon.css as it goes into the page: its font's URL made this webview's (the URL the linked
+ * stylesheet resolves in the controls' shadow roots, so that one fetch serves both), comments and
+ * runs of white space dropped.
+ */
+let codiconCache: { mtimeMs: number; fontUri: string; text: string } | undefined;
+function codiconStyle(path: string, fontUri: string): string {
+  const mtimeMs = statSync(path).mtimeMs;
+  if (codiconCache && codiconCache.mtimeMs === mtimeMs && codiconCache.fontUri === fontUri) return codiconCache.text;
+  const css = readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/url\((["']?)\.\/codicon\.ttf([^)"']*)\1\)/g, (_m, _q, query: string) => `url("${fontUri}${query}")`)
+    .replace(/\s+/g, ' ');
+  codiconCache = { mtimeMs, fontUri, text: inlineStyle(css) };
+  return codiconCache.text;
+}
 
 /** The source map is not next to an inline script: its link would only 404 in the devtools. */
 const withoutSourceMap = (text: string): string => text.replace(/\n\/[/*]# sourceMappingURL=[^\n]*\s*$/, '\n');
@@ -76,8 +103,8 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="preload" href="${asset('codicons', 'codicon.ttf')}" as="font" type="font/ttf" crossorigin>
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}" disabled>
+<style nonce="${nonce}">${codiconStyle(distFile('codicons', 'codicon.css'), asset('codicons', 'codicon.ttf'))}</style>
 <style nonce="${nonce}">${assetText(distFile('webview', 'main.css'))}</style>
 <title>${escHtml(vscode.l10n.t('Session'))}</title>
 ${bundle ? `<script type="application/json" id="l10n-bundle">${jsonScriptText(bundle)}</script>\n` : ''}</head>
