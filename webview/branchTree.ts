@@ -54,7 +54,10 @@ export class BranchTree {
     const select = h('vscode-single-select', { class: 'sl-select', 'aria-label': l10n.t('Tree filter'), title: l10n.t('Which entries the tree shows') });
     for (const [value, label] of filters()) select.append(h('vscode-option', { value, selected: value === host.filter() ? '' : undefined }, label));
     const search = h('vscode-textfield', { class: 'sl-input', type: 'search', placeholder: l10n.t('Search entries'), 'aria-label': l10n.t('Search entries'), value: host.search() });
-    search.append(h('vscode-icon', { slot: 'content-before', name: 'search', title: l10n.t('All words must match') }));
+    // (A codicon of ours, not a vscode-icon: see headerBar.ts's button.)
+    const searchIcon = icon('search', l10n.t('All words must match'));
+    searchIcon.slot = 'content-before';
+    search.append(searchIcon);
     search.value = host.search();
     let timer = 0;
     const changed = (): void => {

@@ -5,7 +5,6 @@
 // (Imported dynamically, the module stays in the same bundle: esbuild makes it a lazy initialiser,
 // so nothing is fetched and the exported page works the same.)
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-icon/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';

@@ -22,9 +22,13 @@ function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
 
-/** A vscode-elements button (defined by controls.ts): secondary unless `primary`; the codicon comes from its `icon`. */
+/**
+ * A vscode-elements button (defined by controls.ts): secondary unless `primary`. Its codicon is a
+ * child of ours, not its `icon` (a vscode-icon links codicon.css in its shadow root: a fetch after
+ * the page's `load`, and one cut short by a closed editor held VS Code's next webview back 30 s).
+ */
 function button(iconName: string, text: string, title: string, onClick: () => void, opts: { primary?: boolean; cls?: string } = {}): HTMLElement {
-  const b = h('vscode-button', { class: `sl-hbtn ${opts.cls ?? ''}`.trim(), icon: iconName, title, secondary: opts.primary ? undefined : '' }, text);
+  const b = h('vscode-button', { class: `sl-hbtn ${opts.cls ?? ''}`.trim(), title, secondary: opts.primary ? undefined : '' }, icon(iconName), text);
   b.addEventListener('click', onClick);
   return b;
 }

@@ -9,7 +9,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const api = acquireVsCodeApi();
+// The page's first script acquired it (webviewHtml.ts: it can be acquired once); an exported page has none.
+const api = (globalThis as { slVscode?: VsCodeApi }).slVscode ?? acquireVsCodeApi();
 let nextId = 1;
 const pending = new Map<number, { method: Method; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 const listeners: ((m: Exclude<HostToWebview, { type: 'response' }>) => void)[] = [];

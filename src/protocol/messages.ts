@@ -328,6 +328,12 @@ export const WebviewStateSchema = z.object({
 export type WebviewState = z.infer<typeof WebviewStateSchema>;
 
 export const WebviewToHostSchema = z.union([
+  /**
+   * The page's very first words, from a small script ahead of its bundle (webviewHtml.ts): the page
+   * exists, so what the host posts now reaches it once its scripts ran (the first paint's `init`,
+   * ahead of `ready`). restored: the page has state to restore (it then waits for its `ready`'s answer).
+   */
+  z.object({ type: z.literal('hello'), restored: z.boolean() }),
   /** Always the first message: anything the host sent before it would be lost. */
   // boot: where the webview's own start-up time went (ms since its document began loading), for the editor's log.
   // again: a fresh page still without `init` a while after its first `ready` (an `init` posted

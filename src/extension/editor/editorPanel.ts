@@ -73,6 +73,9 @@ export class EditorPanel implements vscode.Disposable {
   private reloaded = false;
   /** The answers that the last `init` carried (for the paint's log line). */
   private carried = 0;
+  /** Settles with the first page's `hello`: whether it restores state (see postInitAhead). */
+  private readonly hello: Promise<boolean>;
+  private heardHello: (restored: boolean) => void = () => undefined;
 
   constructor(
     readonly document: SessionDocument,
@@ -80,6 +83,7 @@ export class EditorPanel implements vscode.Disposable {
     private readonly hooks: PanelHooks,
   ) {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
+    this.hello = new Promise((resolve) => (this.heardHello = resolve));
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
       document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
@@ -106,15 +110,17 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   /**
-   * Posts the first paint's `init` as soon as it is computed, before the page has said `ready`:
-   * VS Code holds what is posted to a webview before its first load and hands it over once the
-   * page's scripts ran, so the rows are drawn without a round trip to this host (two, before: the
-   * page's `ready` → `init`, then its requests → their answers). A page that restored its state
-   * (a window reload) ignores it and asks with its `ready` as usual.
+   * Posts the first paint's `init` as soon as it is computed and the page has said `hello` (the
+   * first thing it does, ahead of parsing its bundle), before it says `ready`: VS Code holds what is
+   * posted to a page before its `load` and hands it over once its scripts ran, so the rows are drawn
+   * without waiting for its `ready` (two round trips, before: `ready` → `init`, then its requests →
+   * their answers). A page that restores its state (a window reload) asks with its `ready` as usual.
    */
   private async postInitAhead(): Promise<void> {
-    const ahead = await this.firstPaint;
-    if (!ahead || !this.mayPostAhead()) return;
+    // Not before the page said `hello`: it exists then (what is posted to it waits for its `load`),
+    // and a page that restores its state is left to ask with its `ready`.
+    const [ahead, restored] = await Promise.all([this.firstPaint, this.hello]);
+    if (!ahead || restored || !this.mayPostAhead()) return;
     this.initAhead = true;
     this.carried = 3;
     this.send({ type: 'init', summary: ahead.summary, selectLeafId: ahead.leafId, followDefault: true, first: ahead.first, ahead: true });
@@ -126,8 +132,8 @@ export class EditorPanel implements vscode.Disposable {
    * indexes it, for a fresh page to paint once its scripts ran (as `init` is: postInitAhead).
    */
   private async postPeekAhead(): Promise<void> {
-    const peek = await this.document.peek();
-    if (!peek || !this.mayPostAhead()) return;
+    const [peek, restored] = await Promise.all([this.document.peek(), this.hello]);
+    if (!peek || restored || !this.mayPostAhead()) return;
     if (this.document.settled) return; // the `init` follows at once
     this.peekAhead = true;
     this.send({ type: 'peek', peek, ahead: true });
@@ -176,6 +182,10 @@ export class EditorPanel implements vscode.Disposable {
     }
     const msg = parsed.data;
     switch (msg.type) {
+      case 'hello':
+        this.hooks.log(`[editor] ${this.document.uri.fsPath}: the page said hello ${this.sinceOpen().toFixed(0)} ms after open${msg.restored ? ' (it restores its state)' : ''}`);
+        this.heardHello(msg.restored);
+        return;
       case 'ready':
         if (msg.again) {
           // Still without `init` a while after its first `ready`: one posted ahead was lost. (Else its

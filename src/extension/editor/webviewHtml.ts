@@ -1,22 +1,16 @@
 // The editor's HTML shell: strict CSP (no eval; scripts and styles only by this page's nonce),
-// fonts and images only from the extension's dist folder (plus data: images that the host
-// resolved from the blob store). The codicon link carries the id vscode-elements looks up: its
-// icons link the same stylesheet inside their shadow roots.
+// fonts only as data URLs, images only from the extension's dist folder (plus data: images that
+// the host resolved from the blob store).
 //
-// The webview's bundle and stylesheet travel inside the page. Linked, each was a fetch through the
-// webview's service worker and the workbench: measured in the real VS Code (editor log, 100k
-// session, loaded machine), main.js arrived 660 ms after the page had loaded and the rest waited
-// on it; inline they come with the page in one message. So does codicon.css: linked, it held the
-// bundle back until it arrived (a stylesheet blocks the scripts after it: 30–160 ms after the page
-// had loaded, in the editor's log).
-//
-// Nothing is fetched before the page's `load`: VS Code hands the page what the host posted ahead
-// of its `ready` (editorPanel.ts: the first paint's `init`) only once `load` has fired, and `load`
-// waits for every fetch the page starts while it loads (a preloaded font held it 20–60 ms after
-// the script had run). The codicon font is fetched when the first icons are drawn, after `load`;
-// icons keep their width meanwhile (styles.css). The element vscode-elements looks up by id, to
-// link the same stylesheet in its controls' shadow roots, is a disabled link: it carries the URL
-// and fetches nothing.
+// The page fetches nothing. The webview's bundle and stylesheets travel inside it: linked, each was
+// a fetch through the webview's service worker and the workbench (main.js arrived 660 ms after the
+// page had loaded, in the editor's log; a linked codicon.css held the bundle back 30–160 ms, a
+// preloaded font held the page's `load` 20–60 ms — and VS Code hands the page what the host posted
+// ahead of its `ready` only at `load`). A fetch after `load` is worse: VS Code's webview service
+// worker waits up to 30 s for an answer, and while one is in flight for an editor that was closed,
+// the next webview's document did not begin for 20–30 s (seen in the integration tests). So the
+// codicon font is a data URL in the inlined codicon.css, and no vscode-icon is used (it links
+// codicon.css in its shadow root): our own codicon spans are.
 //
 // The translations travel in the HTML too: `vscode.l10n.bundle` (the extension's one bundle, the
 // webview's keys included; undefined in English) as a JSON data block that webview/l10nBundle.ts
@@ -29,23 +23,31 @@ import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { inlineScript, inlineStyle, jsonScriptText } from '../../core/inlineHtml';
 
+/**
+ * Runs before the bundle is parsed: tells the host the page exists and whether it restores state
+ * (editorPanel.ts then posts a fresh page its first paint's `init`, to be handed over at `load`),
+ * and keeps the one VS Code API object for rpc.ts.
+ */
+const HELLO_SCRIPT = 'globalThis.slVscode=acquireVsCodeApi();slVscode.postMessage({type:"hello",restored:slVscode.getState()!=null});';
+
 /** The webview's bundle and stylesheet as they go into the page (made safe to inline), by path. */
 const assetCache = new Map<string, { mtimeMs: number; text: string }>();
 
 /**
- * codicon.css as it goes into the page: its font's URL made this webview's (the URL the linked
- * stylesheet resolves in the controls' shadow roots, so that one fetch serves both), comments and
- * runs of white space dropped.
+ * codicon.css as it goes into the page, its font a data URL (so the page fetches nothing at all:
+ * a fetch still in flight when an editor closes — VS Code's webview service worker waits 30 s for
+ * its answer — held the next webview's document back as long), comments and white space dropped.
  */
-let codiconCache: { mtimeMs: number; fontUri: string; text: string } | undefined;
-function codiconStyle(path: string, fontUri: string): string {
-  const mtimeMs = statSync(path).mtimeMs;
-  if (codiconCache && codiconCache.mtimeMs === mtimeMs && codiconCache.fontUri === fontUri) return codiconCache.text;
-  const css = readFileSync(path, 'utf8')
+let codiconCache: { key: string; text: string } | undefined;
+function codiconStyle(cssPath: string, fontPath: string): string {
+  const key = `${statSync(cssPath).mtimeMs} ${statSync(fontPath).mtimeMs}`;
+  if (codiconCache?.key === key) return codiconCache.text;
+  const font = `data:font/ttf;base64,${readFileSync(fontPath).toString('base64')}`;
+  const css = readFileSync(cssPath, 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/url\((["']?)\.\/codicon\.ttf([^)"']*)\1\)/g, (_m, _q, query: string) => `url("${fontUri}${query}")`)
+    .replace(/url\((["']?)\.\/codicon\.ttf[^)"']*\1\)/g, `url("${font}")`)
     .replace(/\s+/g, ' ');
-  codiconCache = { mtimeMs, fontUri, text: inlineStyle(css) };
+  codiconCache = { key, text: inlineStyle(css) };
   return codiconCache.text;
 }
 
@@ -85,12 +87,11 @@ export async function preloadWebviewAssets(extensionUri: vscode.Uri): Promise<vo
 
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, fileName: string, bundle: Readonly<Record<string, string>> | undefined = vscode.l10n.bundle): string {
   const nonce = randomBytes(18).toString('base64');
-  const asset = (...p: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...p)).toString();
   const distFile = (...p: string[]): string => vscode.Uri.joinPath(extensionUri, 'dist', ...p).fsPath;
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
+    'font-src data:',
     `img-src ${webview.cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
@@ -103,13 +104,13 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${asset('codicons', 'codicon.css')}" disabled>
-<style nonce="${nonce}">${codiconStyle(distFile('codicons', 'codicon.css'), asset('codicons', 'codicon.ttf'))}</style>
+<style nonce="${nonce}">${codiconStyle(distFile('codicons', 'codicon.css'), distFile('codicons', 'codicon.ttf'))}</style>
 <style nonce="${nonce}">${assetText(distFile('webview', 'main.css'))}</style>
 <title>${escHtml(vscode.l10n.t('Session'))}</title>
 ${bundle ? `<script type="application/json" id="l10n-bundle">${jsonScriptText(bundle)}</script>\n` : ''}</head>
 <body>
 <div id="app" class="sl-app" data-session-file="${escAttr(fileName)}"><div class="sl-loading">${escHtml(vscode.l10n.t('Loading session…'))}</div></div>
+<script nonce="${nonce}">${HELLO_SCRIPT}</script>
 <script type="module" nonce="${nonce}">${assetText(distFile('webview', 'main.js'))}</script>
 </body>
 </html>`;
