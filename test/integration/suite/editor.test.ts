@@ -146,6 +146,21 @@ describe('session editor', function () {
     assert.equal(input.viewType, VIEW_TYPE);
   });
 
+  it('fetches nothing once its page is drawn — icons, header buttons and the tree search included (a fetch cut short by a close stalls the next webview 30 s)', async () => {
+    if (!harnessAvailable()) return;
+    const file = demo();
+    await openEditor(file);
+    // Once the controls are defined (just after the first paint) and their icons drawn.
+    await frameText(`${app(file)} vscode-button.sl-hbtn:defined .codicon`);
+    await frameText(`${app(file)} vscode-textfield:defined .codicon-search`);
+    await sleep(300);
+    const fetched = await frameEval<string[]>(app(file), "return performance.getEntriesByType('resource').map((r) => r.name.split('?')[0].split('/').pop());");
+    assert.deepEqual(fetched, [], `the page fetched ${fetched.join(', ')}`);
+    const iconFont = await frameEval<boolean>(app(file), "return document.fonts.check('16px codicon');");
+    assert.ok(iconFont, 'the codicon font is usable');
+    await closeAll();
+  });
+
   it('previews the same messages as `session-loom context` (demo sample: compaction leaf and branch leaf)', async () => {
     const file = demo();
     await openEditor(file);
