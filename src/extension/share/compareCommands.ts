@@ -13,7 +13,7 @@ import { outputDocName, resultDiff } from '../../core/compare/toolOutput';
 import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
 import type { Block, MessageView } from '../../protocol/messages';
-import { activeEditor, editorOf } from '../editor/editorSelection';
+import { activeEditor, editorOf, keepSessionTab } from '../editor/editorSelection';
 import { prompts, reportingErrors } from '../commands/prompts';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 import { shareTarget } from './shareCommands';
@@ -194,7 +194,8 @@ export async function openToolDiff(docs: VirtualDocs, arg?: unknown, entryArg?: 
   const name = path.basename(found.file) || 'file';
   const before = docs.add(`before/${name}`, found.before);
   const after = docs.add(`after/${name}`, found.after);
-  await vscode.commands.executeCommand('vscode.diff', before, after, vscode.l10n.t('{0} ({1}: before ↔ after)', name, found.tool), { preview: true });
+  const stillPreview = await keepSessionTab(vscode, file);
+  await vscode.commands.executeCommand('vscode.diff', before, after, vscode.l10n.t('{0} ({1}: before ↔ after)', name, found.tool), { preview: !stillPreview });
   return [before, after];
 }
 
@@ -227,7 +228,8 @@ export async function openToolOutput(docs: VirtualDocs, arg?: unknown, entryArg?
   });
   if (!found) return void prompts.error(vscode.l10n.t('Open Output: this entry is no tool result or command run.'));
   const uri = docs.add(`output/${found.name}`, found.text);
-  await vscode.window.showTextDocument(uri, { preview: true });
+  const stillPreview = await keepSessionTab(vscode, file);
+  await vscode.window.showTextDocument(uri, { preview: !stillPreview });
   return uri;
 }
 

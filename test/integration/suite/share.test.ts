@@ -136,6 +136,33 @@ describe('Export and fork (issue 13)', function () {
     }
   });
 
+  it('Open Diff and Open Output keep a session opened as a preview tab open (it is pinned), instead of replacing it (issue 25)', async () => {
+    await closeAllEditors();
+    const doc = await openSessionDocument(file);
+    const editEntry = doc.loaded.entries.find((e) => {
+      const m = (e as { message?: { role?: string; content?: unknown } }).message;
+      return m?.role === 'assistant' && Array.isArray(m.content) && (m.content as { type?: string; name?: string }[]).some((b) => b.type === 'toolCall' && b.name === 'edit');
+    })!;
+    const resultEntry = doc.loaded.entries.find((e) => (e as { message?: { role?: string } }).message?.role === 'toolResult')!;
+    assert.ok(editEntry && resultEntry, 'the fixture has an edit call and a tool result');
+    const sessionTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === file);
+    for (const [command, entryId] of [
+      ['sessionLoom.openToolDiff', editEntry.id],
+      ['sessionLoom.openToolOutput', resultEntry.id],
+    ] as const) {
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'sessionLoom.sessionEditor', { preview: true });
+      await until(() => sessionEditorTab(file) !== undefined, `the session editor is active (tabs: ${describeTabs()})`);
+      assert.ok(sessionEditorTab(file)!.isPreview, `${command}: the session opened as a preview tab (tabs: ${describeTabs()})`);
+      await vscode.commands.executeCommand(command, vscode.Uri.file(file), entryId);
+      await until(() => !(vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputCustom), `${command} opened its own tab (tabs: ${describeTabs()})`);
+      const kept = sessionTabs();
+      assert.equal(kept.length, 1, `${command}: the session tab is still open (tabs: ${describeTabs()})`);
+      assert.equal(kept[0]!.isPreview, false, `${command}: the session tab is pinned (tabs: ${describeTabs()})`);
+      if (harnessAvailable() && command === 'sessionLoom.openToolDiff') await screenshot('tool-diff-keeps-session-tab');
+      await closeAllEditors();
+    }
+  });
+
   it('Open Diff on an edit whose result carries details.diff (the agent writes a patch, not old/new text): the changed lines in a native diff editor', async () => {
     const dir = path.join(os.homedir(), '.xcsh', 'agent', 'sessions', '--work-loom-share--');
     const real = path.join(dir, '2026-02-01T11-00-00-000Z_share0000000002.jsonl');
