@@ -161,6 +161,32 @@ describe('session editor', function () {
     await closeAll();
   });
 
+  it('shows the selected leaf\'s tree row on screen when a session opens (issue 25)', async () => {
+    if (!harnessAvailable()) return;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loom-reveal-')), 'long-branch.jsonl');
+    // 400 turns on one line, with usage (so the context chart shows above the tree): the default
+    // leaf's row is the last of 800 rows, far below the first screen.
+    const t = '2026-06-01T10:00:00.000Z';
+    const lines: object[] = [{ type: 'session', version: 3, id: 'long-branch', timestamp: t, cwd: '/work' }];
+    let parent: string | null = null;
+    for (let i = 0; i < 800; i++) {
+      const id = `r${String(i).padStart(6, '0')}`;
+      lines.push({ type: 'message', id, parentId: parent, timestamp: t, message: i % 2 === 0 ? { role: 'user', content: `question ${i}` } : { role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `answer ${i}` }], usage: { input: 1000 + i * 10, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 1050 + i * 10 } } });
+      parent = id;
+    }
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await openEditor(file);
+    const selected = `${app(file)} .sl-tree-row.is-selected[data-entry-id="r000799"]`;
+    await frameText(selected);
+    const where = await frameEval<{ top: number; bottom: number; listTop: number; listBottom: number }>(
+      selected,
+      "const r = el.getBoundingClientRect(); const l = el.closest('.sl-tree-list').getBoundingClientRect(); return { top: r.top, bottom: r.bottom, listTop: l.top, listBottom: l.bottom };",
+    );
+    assert.ok(where.top >= where.listTop - 1 && where.bottom <= where.listBottom + 1, `the selected row (${where.top.toFixed(0)}–${where.bottom.toFixed(0)}) lies inside the tree's visible part (${where.listTop.toFixed(0)}–${where.listBottom.toFixed(0)})`);
+    await screenshot('editor-selected-row-revealed');
+    await closeAll();
+  });
+
   it('previews the same messages as `session-loom context` (demo sample: compaction leaf and branch leaf)', async () => {
     const file = demo();
     await openEditor(file);
