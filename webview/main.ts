@@ -4,7 +4,7 @@ import '../src/protocol/jitless';
 import './l10nBundle';
 import './styles.css';
 import * as l10n from '@vscode/l10n';
-import type { ChartData, ContextInfo, SessionSummary, TreeFilter, WebviewState, WebviewToHost } from '../src/protocol/messages';
+import type { ChartData, ContextInfo, MatchTerms, SessionSummary, TreeFilter, WebviewState, WebviewToHost } from '../src/protocol/messages';
 import { BranchTree } from './branchTree';
 import { h, icon, sentence, setSessionDay } from './dom';
 import { renderHeader } from './headerBar';
@@ -170,12 +170,13 @@ async function drawChart(leafId: string | null, given?: ChartData): Promise<void
 }
 const layout = h('div', { class: 'sl-layout' }, tree.element, h('div', { class: 'sl-splitter', 'aria-hidden': 'true' }), preview.element);
 
-async function selectLeaf(leafId: string | null, revealEntryId: string | null): Promise<void> {
+async function selectLeaf(leafId: string | null, revealEntryId: string | null, highlight?: MatchTerms): Promise<void> {
   const t0 = performance.now();
   const asked = requestCount();
   state.followDefault = leafId === null || leafId === summary?.defaultLeafId;
   app.dataset.state = 'loading';
-  await Promise.all([preview.show(leafId, revealEntryId ? { entryId: revealEntryId, offset: 0 } : null), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
+  const jump = revealEntryId ? { entryId: revealEntryId, offset: 0, jump: highlight !== undefined ? { highlight } : {} } : null;
+  await Promise.all([preview.show(leafId, jump), tree.load(leafId ?? summary?.defaultLeafId ?? null, null)]);
   nameLeaf();
   void drawChart(preview.leafId).catch(showError);
   app.dataset.state = 'ready';
@@ -219,8 +220,9 @@ onHostMessage((msg) => {
       state.followDefault = msg.followDefault;
       initDone = true;
       const sameLeaf = restored !== null && restored.leafId === msg.selectLeafId;
-      const anchor =
-        sameLeaf && state.anchorEntryId
+      const anchor = msg.jump
+        ? { entryId: msg.jump.entryId, offset: 0, jump: msg.jump.highlight !== undefined ? { highlight: msg.jump.highlight } : {} }
+        : sameLeaf && state.anchorEntryId
           ? { entryId: state.anchorEntryId, offset: state.anchorOffset }
           : peekShown && msg.selectLeafId === msg.summary.defaultLeafId
             ? { entryId: null, offset: 0, toEnd: true }
@@ -281,7 +283,7 @@ onHostMessage((msg) => {
       if (!initDone) peekProgress?.(msg.bytes, msg.total);
       return;
     case 'selectLeaf':
-      void selectLeaf(msg.leafId, msg.revealEntryId).catch(showError);
+      void selectLeaf(msg.leafId, msg.revealEntryId, msg.highlight).catch(showError);
       return;
     case 'loadFailed':
       app.replaceChildren(

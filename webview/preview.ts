@@ -2,10 +2,19 @@
 // selected leaf. With a compaction on the path the list reads: summary, the band of cut entries
 // (collapsed, expandable), the kept range, the compaction boundary, the messages after it.
 import * as l10n from '@vscode/l10n';
-import { MESSAGE_PAGE, type ContextInfo, type FirstPaint, type MessageView } from '../src/protocol/messages';
+import { MESSAGE_PAGE, type ContextInfo, type FirstPaint, type MatchTerms, type MessageView } from '../src/protocol/messages';
 import { formatTime, formatTokens, h, icon, kindIcon, sentence } from './dom';
 import { renderMessageRow, type RowActions } from './messageRow';
 import { request } from './rpc';
+import { markQueryWords } from './jumpMarks';
+
+/** What brought the user to an entry: its row flashes; `highlight` (a search query) marks its words. */
+export interface Jump {
+  highlight?: MatchTerms;
+}
+
+/** How long a row jumped to flashes (styles.css: the `sl-flash` animation). */
+const FLASH_MS = 1_600;
 import { VirtualList } from './virtualList';
 
 const PAGE = MESSAGE_PAGE;
@@ -32,6 +41,8 @@ export class ContextPreview {
   private readonly listEl: HTMLElement;
   private readonly list: VirtualList;
   private info: ContextInfo | null = null;
+  /** The entry the user last jumped to in this context (its row keeps its marks when drawn again). */
+  private jumped: { entryId: string; flashUntil: number; highlight?: MatchTerms } | null = null;
   private requestedLeaf: string | null = null;
   private segments: Segment[] = [];
   private msgs = new Map<number, MessageView>();
@@ -77,9 +88,10 @@ export class ContextPreview {
    * Loads the context at `leafId` (null = default leaf); keeps the scroll anchor when `anchor` names
    * an entry on it. `given`: its context and first page, when they came with the host's `init`.
    */
-  async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean } | null, given?: Pick<FirstPaint, 'context' | 'messages'>): Promise<void> {
+  async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean; jump?: Jump } | null, given?: Pick<FirstPaint, 'context' | 'messages'>): Promise<void> {
     const gen = ++this.generation;
     this.requestedLeaf = leafId;
+    this.jumped = null;
     const fits = given !== undefined && leafId !== null && given.context.leafId === leafId && given.messages.revision === given.context.revision;
     // A named leaf's first page is asked together with its context: one round trip to the
     // worker instead of two before the first rows paint.
@@ -106,14 +118,21 @@ export class ContextPreview {
       await this.ensure('msg', Math.max(0, info.messageCount - 1));
       if (gen === this.generation) this.list.scrollToEnd();
     } else if (anchor?.entryId) {
-      await this.reveal(anchor.entryId, anchor.offset);
+      const shown = await this.reveal(anchor.entryId, anchor.offset, anchor.jump);
+      // A jump to an entry the context shows no message of (a label, a model change…): it is the
+      // leaf, so the end of the context is where it sits.
+      if (!shown && anchor.jump && gen === this.generation) this.list.scrollToEnd();
     } else {
       this.list.scrollToIndex(0);
     }
   }
 
-  /** Scrolls to an entry of this context (a message, or a cut entry: the band opens). */
-  async reveal(entryId: string, offset = 0): Promise<boolean> {
+  /**
+   * Scrolls to an entry of this context (a message, or a cut entry: the band opens). A `jump` (a
+   * search hit, a prompt from the history, a tree row, a link) also flashes its row and marks the
+   * query's words in it, as VS Code's Search view does.
+   */
+  async reveal(entryId: string, offset = 0, jump?: Jump): Promise<boolean> {
     if (!this.info) return false;
     const at = await request('locate', { leafId: this.info.leafId, entryId });
     let item: number | null = null;
@@ -126,16 +145,30 @@ export class ContextPreview {
     const it = this.item(item);
     if (it.kind === 'msg' || it.kind === 'cut') await this.ensure(it.kind, it.index);
     this.list.scrollToIndex(item, offset);
-    this.list.rowElement(item)?.classList.add('sl-flash');
+    if (jump) this.showJump(item, entryId, jump.highlight);
     return true;
   }
 
+  /** Scrolls to a message of this context and focuses it, flashing it (the chart's points, "↓ result"). */
   async jumpToMessage(index: number): Promise<void> {
     const item = this.itemOf('msg', index);
     if (item === null) return;
     await this.ensure('msg', index);
     this.list.scrollToIndex(item);
     this.list.focusIndex(item);
+    const entryId = this.msgs.get(index)?.entryId;
+    if (entryId) this.showJump(item, entryId);
+  }
+
+  /** Flashes the row of `item` (once: restarting the animation) and marks the query's words in it. */
+  private showJump(item: number, entryId: string, highlight?: MatchTerms): void {
+    this.jumped = { entryId, flashUntil: performance.now() + FLASH_MS, ...(highlight ? { highlight } : {}) };
+    const row = this.list.rowElement(item);
+    if (!row) return;
+    row.classList.remove('sl-flash');
+    void row.offsetWidth; // (restarts the animation of a row flashed before)
+    row.classList.add('sl-flash');
+    if (highlight) markQueryWords(row, highlight);
   }
 
   /** The entry at the top of the viewport and the offset into it, for state and live reloads. */
@@ -252,7 +285,13 @@ export class ContextPreview {
           void this.ensure(it.kind, it.index);
           return h('div', { class: `sl-msg sl-placeholder${it.kind === 'cut' ? ' seg-cut' : ''}` }, h('span', { class: 'sl-muted' }, l10n.t('#{0} loading…', it.index + 1)));
         }
-        return renderMessageRow(view, it.kind === 'msg' ? info.messageCount : (info.compaction?.cutCount ?? 0), this.host.actions);
+        const row = renderMessageRow(view, it.kind === 'msg' ? info.messageCount : (info.compaction?.cutCount ?? 0), this.host.actions);
+        // The row jumped to keeps its marks when the list draws it again (scrolling, pages coming in).
+        if (this.jumped?.entryId === view.entryId) {
+          if (performance.now() < this.jumped.flashUntil) row.classList.add('sl-flash');
+          if (this.jumped.highlight) markQueryWords(row, this.jumped.highlight);
+        }
+        return row;
       }
       case 'band': {
         const c = info.compaction!;

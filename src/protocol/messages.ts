@@ -314,6 +314,10 @@ export type RequestMessage = z.infer<typeof RequestSchema>;
 
 // ---------- webview → host ----------
 
+/** A search's terms, folded (wordMatch.ts): what a jump marks in the message it lands on. */
+export const MatchTermsSchema = z.object({ words: z.array(z.string()), prefixes: z.array(z.string()), phrases: z.array(z.array(z.string())) });
+export type MatchTerms = z.infer<typeof MatchTermsSchema>;
+
 export const WebviewStateSchema = z.object({
   leafId: z.string().nullable(),
   /** True while the user follows the default leaf (live growth moves the selection along). */
@@ -415,11 +419,24 @@ export const HostToWebviewSchema = z.union([
   // first: the answers the first paint would ask for, when the host has them (see FirstPaintSchema).
   // ahead: posted before the webview said `ready`, for a fresh page (one with no restored state);
   // a page that restored its state ignores it and waits for the `init` that answers its `ready`.
-  z.object({ type: z.literal('init'), summary: SessionSummarySchema, selectLeafId: leaf, followDefault: z.boolean(), first: FirstPaintSchema.optional(), ahead: z.boolean().optional() }),
+  // jump: an entry of the leaf's context to show (scrolled into view and flashed, `highlight`'s
+  // words marked), as `selectLeaf` jumps; for an editor that a jump opened.
+  z.object({
+    type: z.literal('init'),
+    summary: SessionSummarySchema,
+    selectLeafId: leaf,
+    followDefault: z.boolean(),
+    first: FirstPaintSchema.optional(),
+    ahead: z.boolean().optional(),
+    jump: z.object({ entryId: z.string(), highlight: MatchTermsSchema.optional() }).optional(),
+  }),
   /** The file changed on disk and was reloaded. */
   z.object({ type: z.literal('sessionChanged'), summary: SessionSummarySchema }),
-  /** Select a leaf (previewContextAt) and optionally scroll to an entry of its context. */
-  z.object({ type: z.literal('selectLeaf'), leafId: z.string(), revealEntryId: z.string().nullable() }),
+  /**
+   * Select a leaf (previewContextAt) and optionally jump to an entry of its context: scrolled into
+   * view and flashed, `highlight` (a search query) marking its words.
+   */
+  z.object({ type: z.literal('selectLeaf'), leafId: z.string(), revealEntryId: z.string().nullable(), highlight: MatchTermsSchema.optional() }),
   z.object({ type: z.literal('loadFailed'), message: z.string() }),
   ResponseSchema,
 ]);

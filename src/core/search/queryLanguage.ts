@@ -10,6 +10,10 @@
 // Words are split as the index's tokenizer (FTS5 unicode61, diacritics removed) splits text:
 // runs of letters and digits, so `parse_jsonl` is the two words "parse" and "jsonl".
 import { filterToken, ROLE_TOKEN, TOOL_TOKEN } from './searchText';
+import { foldWord, NON_ASCII, TOKEN } from '../../protocol/wordMatch';
+
+// (Shared with the webview, which marks a jump's words with them: src/protocol/wordMatch.ts.)
+export { foldWord, matchRanges, wordSpans } from '../../protocol/wordMatch';
 
 export interface SearchQuery {
   /** Whole words, folded. */
@@ -30,14 +34,6 @@ export interface SearchQuery {
   problems: string[];
 }
 
-const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-
-/** Lower-case, without diacritics: how the index folds a word. */
-export function foldWord(w: string): string {
-  // (ASCII needs no decomposition: the common case, and the cost of a snippet is per word.)
-  return NON_ASCII.test(w) ? w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() : w.toLowerCase();
-}
-const NON_ASCII = /[^\x00-\x7f]/;
 const NON_ASCII_WORD_CHAR = /(?![\x00-\x7f])[\p{L}\p{N}\p{M}\p{Co}]/u;
 
 /** The folded words of a text, as the index's tokenizer sees them. */
@@ -47,13 +43,6 @@ export function textWords(text: string): string[] {
     const f = foldWord(m[0]);
     if (f !== '') out.push(f);
   }
-  return out;
-}
-
-/** The words of a text with their UTF-16 ranges in it (for highlighting). */
-export function wordSpans(text: string): { word: string; start: number; end: number }[] {
-  const out: { word: string; start: number; end: number }[] = [];
-  for (const m of text.matchAll(TOKEN)) out.push({ word: foldWord(m[0]), start: m.index, end: m.index + m[0].length });
   return out;
 }
 
@@ -218,31 +207,6 @@ export function firstMatchAt(text: string, q: SearchQuery): number {
     }
   }
   return best;
-}
-
-/** The ranges of `text` to highlight: the query's words, words starting with its prefixes, its phrases. */
-export function matchRanges(text: string, q: SearchQuery): [number, number][] {
-  const spans = wordSpans(text);
-  const ranges: [number, number][] = [];
-  for (let i = 0; i < spans.length; i++) {
-    const s = spans[i]!;
-    // The whole word a prefix matched: users read words, not prefixes.
-    if (q.words.includes(s.word) || q.prefixes.some((w) => s.word.startsWith(w))) ranges.push([s.start, s.end]);
-    for (const p of q.phrases) {
-      if (p.length === 0 || i + p.length > spans.length) continue;
-      let ok = true;
-      for (let k = 0; k < p.length && ok; k++) ok = spans[i + k]!.word === p[k];
-      if (ok) ranges.push([s.start, spans[i + p.length - 1]!.end]);
-    }
-  }
-  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  const merged: [number, number][] = [];
-  for (const r of ranges) {
-    const last = merged[merged.length - 1];
-    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
-    else merged.push([r[0], r[1]]);
-  }
-  return merged;
 }
 
 /** The query as the CLI and the view echo it back. */

@@ -191,7 +191,8 @@ async function openRow(provider: SessionsTreeProvider, gesture: OpenGesture, nod
   if (!row || (row.kind !== 'session' && row.kind !== 'entry')) return;
   const show = showOptionsOf(gesture.decide(row.id, at));
   if (row.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', sessionUri(row.meta), undefined, show);
-  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(row.session.file), row.entryId, show);
+  // (A search hit: its words are marked where the editor shows it.)
+  else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(row.session.file), row.entryId, show, provider.query || undefined);
 }
 
 export function registerViewCommands(provider: SessionsTreeProvider): vscode.Disposable {

@@ -7,6 +7,7 @@ import {
   TREE_PAGE,
   WebviewToHostSchema,
   type FirstPaint,
+  type MatchTerms,
   type HostToWebview,
   type Method,
   type RequestMessage,
@@ -20,10 +21,20 @@ import { trackEditor } from './editorSelection';
 
 export interface PanelHooks {
   /** A leaf selection waiting for a new editor of this document (previewContextAt opening it). */
-  takePendingSelection(uri: vscode.Uri): { leafId: string; revealEntryId: string | null } | undefined;
+  takePendingSelection(uri: vscode.Uri): LeafSelection | undefined;
   log(line: string): void;
   /** Paint timings as the webview reports them (the integration tests read them). */
   timing?(t: EditorTiming): void;
+}
+
+/**
+ * A leaf to show, and the entry of its context to jump to (scrolled into view and flashed), with
+ * the words of a search query to mark in it.
+ */
+export interface LeafSelection {
+  leafId: string;
+  revealEntryId: string | null;
+  highlight?: MatchTerms;
 }
 
 export interface EditorTiming {
@@ -52,7 +63,7 @@ export class EditorPanel implements vscode.Disposable {
   private ready = false;
   private readonly queued: HostToWebview[] = [];
   /** A leaf chosen while the webview was gone (hidden, or not loaded yet): it wins over the restored one. */
-  private pendingLeaf: { leafId: string; revealEntryId: string | null } | undefined;
+  private pendingLeaf: LeafSelection | undefined;
   /** The leaf the webview shows, for the commands that act on it (editorSelection.ts). */
   private shownLeaf: string | null = null;
   /** The panel was closed: its webview throws on access, so answers still in flight are dropped. */
@@ -167,9 +178,9 @@ export class EditorPanel implements vscode.Disposable {
     void this.panel.webview.postMessage(message);
   }
 
-  selectLeaf(leafId: string, revealEntryId: string | null): void {
-    if (this.ready) this.post({ type: 'selectLeaf', leafId, revealEntryId });
-    else this.pendingLeaf = { leafId, revealEntryId };
+  selectLeaf(selection: LeafSelection): void {
+    if (this.ready) this.post({ type: 'selectLeaf', ...selection });
+    else this.pendingLeaf = selection;
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -292,8 +303,8 @@ export class EditorPanel implements vscode.Disposable {
       const fits = ahead !== null && ahead.leafId === leafId && ahead.summary.revision === summary.revision && (restored === null || (restored.filter === 'default' && restored.search === ''));
       this.carried = fits ? 3 : 0;
       this.ready = true;
-      this.post({ type: 'init', summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === defaultLeaf, ...(fits ? { first: ahead.first } : {}) });
-      if (pending?.revealEntryId) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
+      const jump = pending?.revealEntryId ? { entryId: pending.revealEntryId, ...(pending.highlight !== undefined ? { highlight: pending.highlight } : {}) } : undefined;
+      this.post({ type: 'init', summary, selectLeafId: leafId, followDefault: pending ? false : restoredFollow || leafId === defaultLeaf, ...(fits ? { first: ahead.first } : {}), ...(jump ? { jump } : {}) });
     } catch (err) {
       this.ready = true;
       this.post({ type: 'loadFailed', message: err instanceof Error ? err.message : String(err) });
@@ -307,7 +318,7 @@ export class EditorPanel implements vscode.Disposable {
     for (const m of this.queued.splice(0)) this.post(m);
     const pending = this.pendingLeaf;
     this.pendingLeaf = undefined;
-    if (pending) this.post({ type: 'selectLeaf', leafId: pending.leafId, revealEntryId: pending.revealEntryId });
+    if (pending) this.post({ type: 'selectLeaf', ...pending });
   }
 
   /** While the peek shows, how far the worker has read, a few times a second until the session is loaded. */

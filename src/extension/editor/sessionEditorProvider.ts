@@ -4,7 +4,8 @@
 // under roots the user configured through a one-time reopen (see defaultOpen.ts).
 import * as vscode from 'vscode';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
-import { EditorPanel, type EditorTiming } from './editorPanel';
+import { parseSearchQuery } from '../../core/search/queryLanguage';
+import { EditorPanel, type EditorTiming, type LeafSelection } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
@@ -21,7 +22,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   static readonly viewType = VIEW_TYPE;
 
   private readonly panels = new Set<EditorPanel>();
-  private readonly pending = new Map<string, { leafId: string; revealEntryId: string | null }>();
+  private readonly pending = new Map<string, LeafSelection>();
   private readonly output: vscode.OutputChannel;
 
   /** Paint timings of every editor (the extension's API hands them to tests and tools). */
@@ -44,8 +45,9 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
         const uri = targetUri(arg);
         if (uri) await openRawJsonl(uri, typeof line === 'number' ? line : null);
       }),
-      vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown, show?: unknown) =>
-        provider.previewContextAt(targetUri(file), targetEntryId(file, entryId), showOptions(show)),
+      // A jump to the entry: the context at it, scrolled to it; `highlight`, a search query whose words are marked there.
+      vscode.commands.registerCommand('sessionLoom.previewContextAt', (file?: unknown, entryId?: unknown, show?: unknown, highlight?: unknown) =>
+        provider.previewContextAt(targetUri(file), targetEntryId(file, entryId), showOptions(show), typeof highlight === 'string' && highlight.trim() !== '' ? highlight : undefined),
       ),
       vscode.commands.registerCommand('sessionLoom.revealInSessions', async (file?: unknown, entryId?: unknown) => {
         const uri = targetUri(file);
@@ -107,15 +109,18 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   }
 
   /** Opens (or reveals) the editor for `uri` and selects the leaf `entryId` in it. */
-  async previewContextAt(uri: vscode.Uri | undefined, entryId: string | undefined, show?: vscode.TextDocumentShowOptions): Promise<void> {
+  async previewContextAt(uri: vscode.Uri | undefined, entryId: string | undefined, show?: vscode.TextDocumentShowOptions, highlight?: string): Promise<void> {
     if (!uri) return this.open(uri);
     if (!entryId) return this.open(uri, show);
     // The editors already open take the selection before one is revealed: a hidden one applies it
     // when its webview comes back (EditorPanel.selectLeaf) instead of restoring its old leaf. An
     // editor the open creates takes it when it is resolved, during the open.
-    for (const p of this.panels) if (p.document.uri.toString() === uri.toString()) p.selectLeaf(entryId, null);
+    const q = highlight !== undefined ? parseSearchQuery(highlight) : null;
+    const terms = q && (q.words.length > 0 || q.prefixes.length > 0 || q.phrases.length > 0) ? { words: q.words, prefixes: q.prefixes, phrases: q.phrases } : undefined;
+    const selection: LeafSelection = { leafId: entryId, revealEntryId: entryId, ...(terms ? { highlight: terms } : {}) };
+    for (const p of this.panels) if (p.document.uri.toString() === uri.toString()) p.selectLeaf(selection);
     const key = uri.toString();
-    this.pending.set(key, { leafId: entryId, revealEntryId: null });
+    this.pending.set(key, selection);
     try {
       await this.open(uri, show);
     } finally {

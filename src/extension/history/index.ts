@@ -20,8 +20,11 @@ function isPrompt(n: unknown): n is Extract<HistoryNode, { kind: 'prompt' }> {
   return typeof n === 'object' && n !== null && (n as HistoryNode).kind === 'prompt';
 }
 
-/** Opens the session where a prompt was sent, at its user message. Returns where, or undefined. */
-export async function openPromptInSession(node: unknown, roots = sessionRoots()): Promise<{ file: string; entryId: string } | undefined> {
+/**
+ * Opens the session where a prompt was sent, at its user message (`highlight`: the history's search,
+ * whose words are marked there). Returns where, or undefined.
+ */
+export async function openPromptInSession(node: unknown, roots = sessionRoots(), highlight?: string): Promise<{ file: string; entryId: string } | undefined> {
   if (!isPrompt(node)) return undefined;
   const e = node.entry;
   const at = await vscode.window.withProgress({ location: { viewId: HistoryTreeProvider.viewId }, title: vscode.l10n.t('Finding the session of this prompt…') }, () => locatePrompt(e, roots));
@@ -35,7 +38,7 @@ export async function openPromptInSession(node: unknown, roots = sessionRoots())
     );
     return undefined;
   }
-  await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(at.file), at.entryId, { preview: false });
+  await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(at.file), at.entryId, { preview: false }, highlight);
   return { file: at.file, entryId: at.entryId };
 }
 
@@ -74,7 +77,7 @@ export function registerHistoryView(context: vscode.ExtensionContext, paths?: ()
       await vscode.env.clipboard.writeText(target.entry.prompt);
       return target.entry.prompt;
     }),
-    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt))),
+    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt), sessionRoots(), provider.query || undefined)),
   );
   return { provider, treeView };
 }

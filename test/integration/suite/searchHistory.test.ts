@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/history/historyView';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { click, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
+import { click, frameEval, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
 import { activate, closeAllEditors, editorApp, revealRow, sleep, until } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
@@ -207,6 +207,15 @@ describe('prompt history and indexed search (issue 12)', function () {
       await screenshot('search-indexed-result');
       await click(row);
       await frameText(`${editorApp(sessionFile)} .sl-messages[data-leaf-id="a001a000"]`, { timeoutMs: 30_000 });
+      // The jump shows its target (issue 25): the hit's message in view, flashed, the phrase marked in it.
+      const hit = `${editorApp(sessionFile)} .sl-msg.sl-flash[data-entry-id="a001a000"]`;
+      assert.match(await frameText(`${hit} mark.sl-hit`, { timeoutMs: 15_000 }), /^gallium watchdog$/i);
+      const where = await frameEval<{ top: number; bottom: number; listTop: number; listBottom: number }>(
+        hit,
+        "const r = el.getBoundingClientRect(); const l = el.closest('.sl-messages').getBoundingClientRect(); return { top: r.top, bottom: r.bottom, listTop: l.top, listBottom: l.bottom };",
+      );
+      assert.ok(where.top < where.listBottom && where.bottom > where.listTop, `the hit's message (${where.top.toFixed(0)}–${where.bottom.toFixed(0)}) is on screen (${where.listTop.toFixed(0)}–${where.listBottom.toFixed(0)})`);
+      await screenshot('search-hit-jump');
     } else {
       await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(sessionFile), 'a001a000');
     }
