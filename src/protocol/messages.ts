@@ -167,6 +167,10 @@ export const ContextInfoSchema = z.object({
     /** The last mcp_tool_selection's tool names (hasPersistedMCPToolSelection: true with them). */
     selectedMCPToolNames: z.array(z.string()).nullable().optional(),
     hasPersistedMCPToolSelection: z.boolean().optional(),
+    /** What the agent calls its `mode` (Claude Code: its permission mode; Codex: its collaboration mode); absent: xcsh's mode. */
+    modeLabel: z.string().optional(),
+    /** What the agent calls `modeDataJson` (Codex: the turn's settings); absent: xcsh's mode data. */
+    modeDataLabel: z.string().optional(),
   }),
   compaction: z
     .object({
@@ -189,6 +193,13 @@ export const ContextInfoSchema = z.object({
   pathLength: z.number().int(),
   /** The leaf as the branch tree shows its row (kind, [label], text), to name it the same way. */
   leaf: z.object({ kind: z.string(), text: z.string(), label: z.string().nullable() }).nullable(),
+  // Another agent's read-only log (Claude Code, Codex: issue 24) records less than the request held.
+  /** What the log does not hold of the request, in one sentence ("messages only — …"); absent when it holds it all. */
+  notRecorded: z.string().optional(),
+  /** What else the preview says about this context: repairs, recoveries, rules of other versions, unverified choices. */
+  notes: z.array(z.string()).optional(),
+  /** Messages the model receives, when a row is not one message (Claude Code: a user message's tool results are rows of their own). */
+  apiMessageCount: z.number().int().optional(),
 });
 export type ContextInfo = z.infer<typeof ContextInfoSchema>;
 

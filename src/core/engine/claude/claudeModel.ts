@@ -23,11 +23,8 @@ import { ClaudeContexts } from './claudeContext';
 import { ClaudeDocuments } from './claudeDocuments';
 import { ClaudeForest } from './claudeForest';
 
-/**
- * The format name this model answers with. `SessionFormat` (formats/detect.ts) does not list it
- * yet; the wiring adds `'claude'` there and in SessionSummarySchema.format, and this cast goes.
- */
-export const CLAUDE_FORMAT = 'claude' as unknown as SessionFormat;
+/** The format name this model answers with. */
+export const CLAUDE_FORMAT = 'claude' satisfies SessionFormat;
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 
@@ -169,7 +166,7 @@ export class ClaudeModel implements LocalSessionModel {
     }
     const diagnostics = [...t.diagnostics, ...tree.diagnostics].sort((a, b) => a.line - b.line);
     return {
-      format: CLAUDE_FORMAT as SessionSummary['format'],
+      format: CLAUDE_FORMAT,
       encoding: 'jsonl',
       state: null,
       fileName: basename(this.path),
