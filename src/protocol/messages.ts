@@ -85,6 +85,8 @@ export const BlockSchema = z.discriminatedUnion('kind', [
     /** Message index of the paired toolResult in the same context, when there is one. */
     resultIndex: z.number().int().nullable(),
     resultIsError: z.boolean(),
+    /** The session this call started, in a file of its own (a Claude Code Task call's subagent transcript). */
+    session: z.object({ path: z.string(), label: z.string() }).optional(),
   }),
   z.object({
     kind: z.literal('image'),
@@ -299,6 +301,8 @@ export const Requests = {
   },
   openRaw: { params: z.object({ line: z.number().int().nullable() }), result: z.object({}) },
   revealInSessions: { params: z.object({ entryId: z.string() }), result: z.object({}) },
+  /** Opens a session a tool call started (ToolCall block `session`) in the session editor. */
+  openLinkedSession: { params: z.object({ path: z.string() }), result: z.object({}) },
   migrate: { params: z.object({}), result: z.object({}) },
 } as const;
 
@@ -319,6 +323,7 @@ export const RequestSchema = z.discriminatedUnion('method', [
   z.object({ ...req, method: z.literal('getImage'), params: Requests.getImage.params }),
   z.object({ ...req, method: z.literal('openRaw'), params: Requests.openRaw.params }),
   z.object({ ...req, method: z.literal('revealInSessions'), params: Requests.revealInSessions.params }),
+  z.object({ ...req, method: z.literal('openLinkedSession'), params: Requests.openLinkedSession.params }),
   z.object({ ...req, method: z.literal('migrate'), params: Requests.migrate.params }),
 ]);
 export type RequestMessage = z.infer<typeof RequestSchema>;

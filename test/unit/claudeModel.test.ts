@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ClaudeModel } from '../../src/core/engine/claude/claudeModel';
 import { contextChart } from '../../src/core/engine/contextChart';
 import type { ClaudeContextInfo } from '../../src/core/engine/claude/claudeContext';
@@ -101,6 +101,9 @@ test('messages of spotter/258c7280…: the compaction summary row first (transcr
     rows.filter((r) => r.badges.some((b) => b.startsWith('subagent'))).map((r) => [r.index, r.badges]),
     [[44, ['subagent a881341', '2 lines']]],
   );
+  // the Task call names its subagent's transcript (2.1.x: <session>/subagents/agent-<id>.jsonl), which the editor opens
+  const linked = rows.flatMap((r) => r.blocks.flatMap((b) => (b.kind === 'toolCall' && b.session ? [[r.index, b.session.label, b.session.path]] : [])));
+  assert.deepEqual(linked, [[44, 'a881341', join(dirname(SPOTTER), '258c7280-ae70-4798-800f-63464d01a85d', 'subagents', 'agent-a881341.jsonl')]]);
   // usage per API response on its assistant row (the chart's input)
   const last = rows[rows.length - 1]!;
   assert.equal(last.entryId, LEAF);

@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import { openSessionModel } from '../../../src/core/engine/openModel';
-import { frameEval, frameText, harnessAvailable, screenshot } from './harness';
-import { activate, closeAllEditors, describeTabs, editorApp, until, VIEW_TYPE } from './util';
+import { click, frameEval, frameText, harnessAvailable, screenshot } from './harness';
+import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until, VIEW_TYPE } from './util';
 
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
 const CLAUDE_ID = '258c7280-ae70-4798-800f-63464d01a85d';
@@ -97,6 +97,27 @@ describe('Claude Code and Codex sessions in the editor (issue 24)', function () 
     await new Promise((r) => setTimeout(r, 800));
     await screenshot('claude-editor-light');
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+  });
+
+  it('a Task call links to its subagent\'s transcript: the link opens it in an editor of its own', async function () {
+    if (!harnessAvailable()) this.skip();
+    const sub = path.join(path.dirname(claude), CLAUDE_ID, 'subagents', 'agent-a881341.jsonl');
+    const expected = await contextOf(sub);
+    await openAndWait(claude, 115);
+    const app = editorApp(claude);
+    // the call is row 45 of 115: scroll the virtual list until its link is drawn
+    const link = `${app} .sl-session-link`;
+    await until(
+      async () => frameEval<boolean>(`${app} .sl-messages`, 'if (el.querySelector(".sl-session-link")) return true; el.scrollTop += el.clientHeight / 2; return false;'),
+      'the subagent link is drawn',
+      30_000,
+    );
+    assert.match(await frameText(link), /Open the subagent session \(a881341\)/);
+    await frameEval<null>(link, 'el.scrollIntoView({ block: "center" }); return null;');
+    await screenshot('claude-subagent-link-dark');
+    await click(link);
+    await until(() => sessionEditorTab(sub) !== undefined, () => `the subagent's editor is active (tabs: ${describeTabs()})`, 30_000);
+    await until(async () => (await frameEval<string | null>(`${editorApp(sub)} .sl-messages`, 'return el.dataset.messageCount;', null, { timeoutMs: 60_000 }).catch(() => null)) === String(expected.messageCount), `the subagent's ${expected.messageCount} messages`, 60_000);
   });
 
   it('a Codex rollout: its replayed items, "messages only", the unverified image-input note; the agent\'s mode named as Codex names it', async function () {

@@ -8,7 +8,7 @@
 // chosen. A change of the file reads it again (refresh: 'reloaded').
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { CLAUDE_READ_ONLY_REASON, foreignSummaries, loadClaudeSession, nthImage, RecordBodies, type ClaudeSession, type Usage } from '../../formats/claude/index';
+import { CLAUDE_READ_ONLY_REASON, findSubagents, foreignSummaries, loadClaudeSession, nthImage, RecordBodies, type ClaudeSession, type Usage } from '../../formats/claude/index';
 import type { SessionFormat } from '../../formats/detect';
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
@@ -39,6 +39,8 @@ export interface ClaudeModelOptions extends ModelOptions {
 
 interface State {
   session: ClaudeSession;
+  /** Task call id → the subagent transcript it started, in a file of its own (found on first need). */
+  subagentFiles?: Promise<Map<string, { path: string; label: string }>>;
   bodies: RecordBodies;
   forest: ClaudeForest;
   contexts: ClaudeContexts;
@@ -280,7 +282,25 @@ export class ClaudeModel implements LocalSessionModel {
 
   async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
     const c = this.#s.contexts;
-    return c.views(c.plan(leafId), false, start, count);
+    const views = await c.views(c.plan(leafId), false, start, count);
+    if (!views.some((v) => v.blocks.some((b) => b.kind === 'toolCall'))) return views;
+    const files = await this.#subagentFiles();
+    for (const v of views) {
+      for (const b of v.blocks) {
+        const f = b.kind === 'toolCall' ? files.get(b.callId) : undefined;
+        if (b.kind === 'toolCall' && f) b.session = f;
+      }
+    }
+    return views;
+  }
+
+  /** The Task calls whose subagent has a transcript of its own (2.0.x beside the session, 2.1.x under subagents/; B.5). */
+  #subagentFiles(): Promise<Map<string, { path: string; label: string }>> {
+    const s = this.#s;
+    return (s.subagentFiles ??= findSubagents(s.session.tree).then(
+      (links) => new Map(links.flatMap((l) => (l.taskCallId && l.layout !== 'inline' && l.layout !== 'compaction' ? [[l.taskCallId, { path: l.path, label: l.agentId ?? basename(l.path) }] as const] : []))),
+      () => new Map(),
+    ));
   }
 
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
