@@ -61,7 +61,10 @@ export function renderContextChart(points: readonly ChartPoint[], totals: readon
   const legend = h(
     'div',
     { class: 'sl-chart-models' },
-    ...totals.map((t) => h('span', { class: 'sl-chart-model' }, h('span', { class: 'sl-stat-label' }, t.model), ` ${l10n.t('in {0} · out {1} · ${2}', fmt(t.input), fmt(t.output), t.cost.toFixed(2))}`)),
+    // As a message's usage line: a cost only when one was recorded (Claude Code and Codex logs record none).
+    ...totals.map((t) =>
+      h('span', { class: 'sl-chart-model' }, h('span', { class: 'sl-stat-label' }, t.model), ` ${t.cost ? l10n.t('in {0} · out {1} · ${2}', fmt(t.input), fmt(t.output), t.cost.toFixed(2)) : l10n.t('in {0} · out {1}', fmt(t.input), fmt(t.output))}`),
+    ),
   );
   return h('div', { class: 'sl-chart', 'data-points': String(points.length) }, h('div', { class: 'sl-chart-title sl-muted' }, l10n.t('Context size per turn, in tokens (peak {0})', fmt(max))), chart, legend);
 }

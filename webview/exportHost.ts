@@ -119,6 +119,7 @@ function answer(req: Req): unknown {
     }
     case 'openRaw':
     case 'revealInSessions':
+    case 'openLinkedSession':
     case 'migrate':
       throw new Error('Not available in an exported page: open the session in VS Code for this.');
   }

@@ -18,6 +18,9 @@ function dshChips(s: SessionSummary): HTMLElement {
   );
 }
 
+/** Another agent's log, shown read-only: its name (a product name, not translated). */
+const AGENT_NAMES: Partial<Record<SessionSummary['format'], string>> = { codex: 'Codex', claude: 'Claude Code' };
+
 function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
@@ -83,7 +86,8 @@ function emptyNotice(s: SessionSummary): HTMLElement | null {
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
   const t = s.totals;
-  const versionChip = s.format === 'dsh' ? dshChips(s) : h(
+  const agent = AGENT_NAMES[s.format];
+  const versionChip = s.format === 'dsh' ? dshChips(s) : agent ? h('span', { class: 'sl-chip sl-agent-chip', title: l10n.t('A {0} session log, shown read-only', agent) }, agent) : h(
     'span',
     {
       class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`,
@@ -132,7 +136,8 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       { class: 'sl-header-top' },
       titleOf(s),
       versionChip,
-      s.readOnlyReason && s.format === 'dsh'
+      // another agent's log is read-only by design (the reason in the tooltip), not a fault
+      s.readOnlyReason && s.format !== 'xcsh'
         ? h('span', { class: 'sl-chip', title: s.readOnlyReason }, icon('lock'), ' ', l10n.t('read-only'))
         : s.readOnlyReason
           ? h('span', { class: 'sl-chip sl-chip-error', title: l10n.t('This file is not written by Session Loom') }, icon('lock'), ' ', l10n.t('read-only: {0}', s.readOnlyReason))
@@ -153,8 +158,8 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       stat(l10n.t('tool calls'), t.toolCalls.toLocaleString()),
       stat(l10n.t('tokens in/out'), `${formatTokens(t.tokensIn)} / ${formatTokens(t.tokensOut)}`, l10n.t('From the usage the provider reported')),
       stat(l10n.t('cache r/w'), `${formatTokens(t.cacheRead)} / ${formatTokens(t.cacheWrite)}`),
-      // dsh logs record token usage, not prices
-      s.format === 'dsh' ? null : stat(l10n.t('cost'), `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
+      // the other agents' logs record token usage, not prices
+      s.format !== 'xcsh' ? null : stat(l10n.t('cost'), `$${t.cost.toFixed(t.cost >= 100 ? 0 : 2)}`),
       s.models.length > 0 ? stat(l10n.t('models'), s.models.join(', ')) : null,
     ),
     diagList,

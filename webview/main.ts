@@ -64,6 +64,7 @@ const actions: RowActions = {
   },
   revealEntry: (entryId) => void tree.load(preview.leafId, entryId).catch(showError),
   revealInSessions: (entryId) => void request('revealInSessions', { entryId }).catch(showError),
+  openLinkedSession: (path) => void request('openLinkedSession', { path }).catch(showError),
   jumpToMessage: (index) => void preview.jumpToMessage(index).catch(showError),
   loadImage: (entryId, blockIndex, into) => {
     const key = `${entryId}:${blockIndex}`;

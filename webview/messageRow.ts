@@ -10,6 +10,8 @@ export interface RowActions {
   setExpanded(key: string, open: boolean): void;
   revealEntry(entryId: string): void;
   revealInSessions(entryId: string): void;
+  /** Opens the session a tool call started (a subagent's transcript). */
+  openLinkedSession(path: string): void;
   jumpToMessage(index: number): void;
   loadImage(entryId: string, blockIndex: number, into: HTMLElement): void;
 }
@@ -104,7 +106,15 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       const d = collapsible(key, actions, [icon('tools'), ' ', h('span', { class: 'sl-tool-name' }, b.name), h('span', { class: 'sl-preview' }, argsPreview), status], h('pre', { class: 'sl-pre sl-json' }, b.argsJson), `sl-fold sl-toolcall${b.resultIsError ? ' sl-is-error' : ''}`);
       // VS Code's webview context menu (package.json `webview/context`): "Open Diff" for file edits.
       d.setAttribute('data-vscode-context', JSON.stringify({ webviewSection: 'toolCall', toolName: b.name, entryId: m.entryId, callId: b.callId, preventDefaultContextMenuItems: true }));
-      return d;
+      if (!b.session) return d;
+      // The session this call started (a subagent's transcript): opened in an editor of its own.
+      const session = b.session;
+      const open = h('button', { class: 'sl-session-link', title: session.path }, icon('link-external'), ' ', l10n.t('Open the subagent session ({0})', session.label));
+      open.addEventListener('click', (e) => {
+        e.stopPropagation();
+        actions.openLinkedSession(session.path);
+      });
+      return h('div', { class: 'sl-toolcall-wrap' }, d, open);
     }
     case 'image': {
       const box = h('div', { class: 'sl-image' }, h('span', { class: 'sl-muted' }, icon('file-media'), ' ', l10n.t('{0} · loading…', b.mimeType)));

@@ -397,6 +397,8 @@ export class ContextPreview {
     const r = info.runtime;
     const models = Object.entries(r.models);
     const dsh = r.tools !== undefined && r.tools !== null;
+    // A log that records the messages only (Claude Code, Codex) has no xcsh TTSR rules to show.
+    const messagesOnly = info.notRecorded !== undefined;
     const el = this.runtimeEl;
     el.replaceChildren();
     const n = info.messageCount;
@@ -415,8 +417,8 @@ export class ContextPreview {
         chip('lightbulb', l10n.t('Thinking:'), r.thinkingLevel),
         chip('hubot', l10n.t('Models:'), models.length === 0 ? l10n.t('none') : models.map(([role, m]) => (role === 'default' ? m : `${role}: ${m}`)).join(', ')),
         // dsh has no modes or TTSR rules: it sends a system prompt and tools instead
-        dsh ? null : chip('symbol-enum', l10n.t('Mode:'), r.mode),
-        dsh ? null : chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
+        dsh ? null : chip('symbol-enum', r.modeLabel ?? l10n.t('Mode:'), r.mode),
+        dsh || messagesOnly ? null : chip('law', l10n.t('TTSR rules:'), r.injectedTtsrRules.length === 0 ? l10n.t('none') : String(r.injectedTtsrRules.length)),
         // Spec Part B §22: shown only when the path has such an entry (what the model is sent changes with them)
         r.serviceTier !== undefined ? chip('dashboard', l10n.t('Service tier:'), r.serviceTier ?? l10n.t('default')) : null,
         r.activeContext ? chip('globe', l10n.t('Active context:'), activeContextText(r.activeContext)) : null,
@@ -430,20 +432,40 @@ export class ContextPreview {
       );
     }
     if (dsh) {
-      const system = h('details', { class: 'sl-fold sl-runtime-more sl-system-prompt' }, h('summary', {}, !r.systemPrompt ? l10n.t('System prompt: none') : r.systemPrompt.length === 1 ? l10n.t('System prompt ({0} character)', 1) : l10n.t('System prompt ({0} characters)', r.systemPrompt.length.toLocaleString())));
-      if (r.systemPrompt) system.append(h('pre', { class: 'sl-pre' }, r.systemPrompt));
+      const system = systemPromptFold(r.systemPrompt ?? null);
       const tools = r.tools ?? [];
       const toolList = h('details', { class: 'sl-fold sl-runtime-more sl-tools' }, h('summary', {}, tools.length === 1 ? l10n.t('{0} tool', 1) : l10n.t('{0} tools', tools.length)));
       if (tools.length > 0) toolList.append(h('ul', { class: 'sl-tool-list' }, ...tools.map((x) => h('li', {}, h('code', {}, x)))));
       el.append(system, toolList);
+    } else if (r.systemPrompt) {
+      el.append(systemPromptFold(r.systemPrompt));
+    }
+    // Where the system prompt would be: what the log does not hold, then what the preview knows beyond its rows.
+    if (info.notRecorded !== undefined) el.append(h('div', { class: 'sl-not-recorded', role: 'note' }, icon('info'), h('span', {}, info.notRecorded)));
+    if (info.notes && info.notes.length > 0) {
+      el.append(
+        h(
+          'details',
+          { class: 'sl-fold sl-runtime-more sl-context-notes', open: '' },
+          h('summary', {}, info.notes.length === 1 ? l10n.t('About this context ({0} note)', 1) : l10n.t('About this context ({0} notes)', info.notes.length)),
+          h('ul', { class: 'sl-note-list' }, ...info.notes.map((x) => h('li', {}, x))),
+        ),
+      );
     }
     if (r.modeDataJson || r.injectedTtsrRules.length > 0) {
-      const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, l10n.t('Mode data and injected rules')));
+      const d = h('details', { class: 'sl-fold sl-runtime-more' }, h('summary', {}, r.modeDataLabel ?? l10n.t('Mode data and injected rules')));
       if (r.modeDataJson) d.append(h('pre', { class: 'sl-pre sl-json' }, r.modeDataJson));
       if (r.injectedTtsrRules.length > 0) d.append(h('ul', {}, ...r.injectedTtsrRules.map((x) => h('li', {}, x))));
       el.append(d);
     }
   }
+}
+
+/** The system prompt the log recorded, folded ("none" when the request held none). */
+function systemPromptFold(prompt: string | null): HTMLElement {
+  const system = h('details', { class: 'sl-fold sl-runtime-more sl-system-prompt' }, h('summary', {}, !prompt ? l10n.t('System prompt: none') : prompt.length === 1 ? l10n.t('System prompt ({0} character)', 1) : l10n.t('System prompt ({0} characters)', prompt.length.toLocaleString())));
+  if (prompt) system.append(h('pre', { class: 'sl-pre' }, prompt));
+  return system;
 }
 
 /** MCP tool names listed in the chip itself up to this many; more are counted there and listed below. */

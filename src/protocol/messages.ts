@@ -85,6 +85,8 @@ export const BlockSchema = z.discriminatedUnion('kind', [
     /** Message index of the paired toolResult in the same context, when there is one. */
     resultIndex: z.number().int().nullable(),
     resultIsError: z.boolean(),
+    /** The session this call started, in a file of its own (a Claude Code Task call's subagent transcript). */
+    session: z.object({ path: z.string(), label: z.string() }).optional(),
   }),
   z.object({
     kind: z.literal('image'),
@@ -167,6 +169,10 @@ export const ContextInfoSchema = z.object({
     /** The last mcp_tool_selection's tool names (hasPersistedMCPToolSelection: true with them). */
     selectedMCPToolNames: z.array(z.string()).nullable().optional(),
     hasPersistedMCPToolSelection: z.boolean().optional(),
+    /** What the agent calls its `mode` (Claude Code: its permission mode; Codex: its collaboration mode); absent: xcsh's mode. */
+    modeLabel: z.string().optional(),
+    /** What the agent calls `modeDataJson` (Codex: the turn's settings); absent: xcsh's mode data. */
+    modeDataLabel: z.string().optional(),
   }),
   compaction: z
     .object({
@@ -189,6 +195,13 @@ export const ContextInfoSchema = z.object({
   pathLength: z.number().int(),
   /** The leaf as the branch tree shows its row (kind, [label], text), to name it the same way. */
   leaf: z.object({ kind: z.string(), text: z.string(), label: z.string().nullable() }).nullable(),
+  // Another agent's read-only log (Claude Code, Codex: issue 24) records less than the request held.
+  /** What the log does not hold of the request, in one sentence ("messages only — …"); absent when it holds it all. */
+  notRecorded: z.string().optional(),
+  /** What else the preview says about this context: repairs, recoveries, rules of other versions, unverified choices. */
+  notes: z.array(z.string()).optional(),
+  /** Messages the model receives, when a row is not one message (Claude Code: a user message's tool results are rows of their own). */
+  apiMessageCount: z.number().int().optional(),
 });
 export type ContextInfo = z.infer<typeof ContextInfoSchema>;
 
@@ -288,6 +301,8 @@ export const Requests = {
   },
   openRaw: { params: z.object({ line: z.number().int().nullable() }), result: z.object({}) },
   revealInSessions: { params: z.object({ entryId: z.string() }), result: z.object({}) },
+  /** Opens a session a tool call started (ToolCall block `session`) in the session editor. */
+  openLinkedSession: { params: z.object({ path: z.string() }), result: z.object({}) },
   migrate: { params: z.object({}), result: z.object({}) },
 } as const;
 
@@ -308,6 +323,7 @@ export const RequestSchema = z.discriminatedUnion('method', [
   z.object({ ...req, method: z.literal('getImage'), params: Requests.getImage.params }),
   z.object({ ...req, method: z.literal('openRaw'), params: Requests.openRaw.params }),
   z.object({ ...req, method: z.literal('revealInSessions'), params: Requests.revealInSessions.params }),
+  z.object({ ...req, method: z.literal('openLinkedSession'), params: Requests.openLinkedSession.params }),
   z.object({ ...req, method: z.literal('migrate'), params: Requests.migrate.params }),
 ]);
 export type RequestMessage = z.infer<typeof RequestSchema>;

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ClaudeModel } from '../../src/core/engine/claude/claudeModel';
 import { contextChart } from '../../src/core/engine/contextChart';
 import type { ClaudeContextInfo } from '../../src/core/engine/claude/claudeContext';
-import type { MessageView, TreeFilter } from '../../src/protocol/messages';
+import { ContextInfoSchema, type MessageView, type TreeFilter } from '../../src/protocol/messages';
 import { Build, disagreeingLeaves, image, text, toolUse, writeLines, type Rec } from '../helpers/claudeBuild';
 import { fixture } from '../helpers/fixtures';
 
@@ -54,8 +54,11 @@ test('context at the default leaf of spotter/258c7280…: the boundary cuts, the
   assert.equal(info.messageCount, 115);
   assert.deepEqual(info.compaction, { id: BOUNDARY, timestamp: '2026-02-11T21:18:41.543Z', tokensBefore: 167094, firstKeptEntryId: null, keptFound: false, cutCount: 229, keptEnd: 1, summaryIndex: 0 });
   assert.equal(info.pathLength, 326 + 1 + 168);
-  assert.deepEqual(info.runtime, { thinkingLevel: 'max 31999 tokens', models: { default: 'claude-opus-4-6' }, mode: 'bypassPermissions', modeDataJson: null, injectedTtsrRules: [] });
+  assert.deepEqual(info.runtime, { thinkingLevel: 'max 31999 tokens', models: { default: 'claude-opus-4-6' }, mode: 'bypassPermissions', modeDataJson: null, injectedTtsrRules: [], modeLabel: 'Permission mode:' });
   assert.equal(info.notRecorded, 'messages only — system prompt and tools are not recorded by this agent');
+  // what the webview receives: the protocol keeps the sentence, the notes and the API message count
+  const sent = ContextInfoSchema.parse(info);
+  assert.deepEqual([sent.notRecorded, sent.notes, sent.apiMessageCount, sent.runtime.modeLabel], [info.notRecorded, info.notes, 100, 'Permission mode:']);
   assert.deepEqual(info.notes, [
     'The model receives 100 messages (split lines merged, consecutive user records joined).',
     '9 records off the walked line are recovered by the parallel tool-result rule of Claude Code 2.1.112; Claude Code 2.1.39 and the Agent SDK lose them.',
@@ -98,6 +101,9 @@ test('messages of spotter/258c7280…: the compaction summary row first (transcr
     rows.filter((r) => r.badges.some((b) => b.startsWith('subagent'))).map((r) => [r.index, r.badges]),
     [[44, ['subagent a881341', '2 lines']]],
   );
+  // the Task call names its subagent's transcript (2.1.x: <session>/subagents/agent-<id>.jsonl), which the editor opens
+  const linked = rows.flatMap((r) => r.blocks.flatMap((b) => (b.kind === 'toolCall' && b.session ? [[r.index, b.session.label, b.session.path]] : [])));
+  assert.deepEqual(linked, [[44, 'a881341', join(dirname(SPOTTER), '258c7280-ae70-4798-800f-63464d01a85d', 'subagents', 'agent-a881341.jsonl')]]);
   // usage per API response on its assistant row (the chart's input)
   const last = rows[rows.length - 1]!;
   assert.equal(last.entryId, LEAF);

@@ -104,6 +104,10 @@ test('doctor: a clean real rollout is clean (exit 0); export writes the context 
   const md = await run(exportCommand, [VSCODE_ROLLOUT, '--format', 'md']);
   assert.equal(md.code, 0);
   assert.match(md.out, /When I load the dashboard, I see 4 queries/);
+  // the export says what the preview says: what the log does not record, the notes, the agent's name for its mode
+  assert.match(md.out, /^- _messages only — system prompt and tools are not recorded by this agent_$/m);
+  assert.match(md.out, /^- Images are shown as sent: the log does not record whether the model took image input \\\(assumed it did; unverified\\\)\.$/m);
+  assert.match(md.out, /· Collaboration mode: none ·/);
 });
 
 test('every write refuses a Codex rollout naming it, and leaves its bytes as they were (the CLI, the loader the writers read with, the store guard)', async () => {

@@ -65,10 +65,13 @@ test('fixture …20-12-23: the context at the default leaf — 54 messages, the 
   assert.equal(info.compaction, null);
   assert.deepEqual(
     { ...info.runtime, modeDataJson: null },
-    { thinkingLevel: 'high', models: { default: 'gpt-5-codex' }, mode: 'none', modeDataJson: null, injectedTtsrRules: [], systemPrompt: null, tools: null },
+    { thinkingLevel: 'high', models: { default: 'gpt-5-codex' }, mode: 'none', modeDataJson: null, injectedTtsrRules: [], systemPrompt: null, tools: null, modeLabel: 'Collaboration mode:', modeDataLabel: 'Turn settings (turn_context)' },
   );
-  // the sentence the preview shows (proposed ContextInfo field `notRecorded`; the schema strips it today)
-  assert.equal((info as { notRecorded?: string }).notRecorded, 'messages only — system prompt and tools are not recorded by this agent');
+  // the sentence and the notes the preview shows, as the webview receives them (the protocol keeps them)
+  const sent = ContextInfoSchema.parse(info);
+  assert.equal(sent.notRecorded, 'messages only — system prompt and tools are not recorded by this agent');
+  // unverified (B.4): the log does not say whether the model took the screenshot; the note says it was assumed
+  assert.deepEqual(sent.notes, ['Images are shown as sent: the log does not record whether the model took image input (assumed it did; unverified).']);
   const views = await m.messages(null, 0, 500);
   assert.equal(views.length, 54);
   for (const v of views) assert.equal(MessageViewSchema.safeParse(v).success, true, v.entryId);
@@ -392,4 +395,33 @@ test('images: a data URL that is not an inert image type, or a remote URL, is re
   assert.deepEqual(await m.image('L4', 0), { kind: 'data', dataUrl: PNG_DATA_URL });
   const [, , result] = await m.messages(null, 0, 3);
   assert.deepEqual(result!.blocks, [{ kind: 'image', entryId: 'L4', blockIndex: 0, mimeType: 'image/png', blobHash: null }]);
+});
+
+test('the preview notes of a context: a rolled-back turn, a call the CLI answers "aborted", an output without its call, a compaction rebuilt without replacement_history (its recipe unverified)', async () => {
+  const dir = tempDir();
+  const plain = writeRollout(dir, 'plain.jsonl', [meta(), envContext(), user('u1'), assistant('a1')]);
+  assert.deepEqual((await (await CodexModel.open(plain)).context(null)).notes, [], 'nothing to say about a plain context');
+  const file = writeRollout(dir, 'noted.jsonl', [
+    meta(),
+    turnContext(),
+    envContext(),
+    user('u1'),
+    call('c1'), // never answered
+    item({ type: 'function_call_output', call_id: 'ghost', output: 'no call' }),
+    assistant('a1'),
+    compacted('the summary'), // no replacement_history: rebuilt (B.3)
+    user('u2'),
+    assistant('a2'),
+    user('u3'),
+    assistant('a3'),
+    rolledBack(1),
+  ]);
+  const notes = ContextInfoSchema.parse(await (await CodexModel.open(file)).context(null)).notes;
+  assert.deepEqual(notes, [
+    '2 items were rolled back (thread_rolled_back) and are not sent.',
+    'The compaction recorded no replacement history: it is rebuilt as the CLI of this version would, in its structure, not its exact wording (which recipe a version used is unverified).',
+  ]);
+  // before the compaction: the call without output and the output without call
+  const early = ContextInfoSchema.parse(await (await CodexModel.open(file)).context('L7')).notes;
+  assert.deepEqual(early, ['1 tool call has no output in the file: the CLI sends "aborted" for it.', '1 tool output is not sent: its call is not in the history.']);
 });

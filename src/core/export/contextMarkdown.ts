@@ -149,8 +149,12 @@ export function renderContextMarkdown(summary: SessionSummary, ctx: ContextInfo,
   facts.push(`- ${ctx.messageCount === 1 ? l10nT('{0} message', 1) : l10nT('{0} messages', ctx.messageCount)} · ${tokens(ctx.totalTokensEst, l10nT)}`);
   const rt = ctx.runtime;
   const models = Object.entries(rt.models).map(([role, model]) => `${role}: ${model}`);
-  facts.push(`- ${l10nT('Thinking')}: ${plain(rt.thinkingLevel)} · ${l10nT('Mode')}: ${plain(rt.mode)}${models.length ? ` · ${l10nT('Models')}: ${plain(models.join(', '))}` : ''}`);
+  const modeLabel = rt.modeLabel ?? `${l10nT('Mode')}:`;
+  facts.push(`- ${l10nT('Thinking')}: ${plain(rt.thinkingLevel)} · ${plain(modeLabel)} ${plain(rt.mode)}${models.length ? ` · ${l10nT('Models')}: ${plain(models.join(', '))}` : ''}`);
   if (rt.injectedTtsrRules.length) facts.push(`- ${l10nT('Injected rules')}: ${rt.injectedTtsrRules.map(code).join(', ')}`);
+  // Another agent's log: what it does not hold of the request, and what the preview notes about this context.
+  if (ctx.notRecorded) facts.push(`- _${plain(ctx.notRecorded)}_`);
+  for (const note of ctx.notes ?? []) facts.push(`- ${plain(note)}`);
   if (ctx.compaction) {
     const c = ctx.compaction;
     facts.push(`- ${c.cutCount === 1 ? l10nT('Compaction {0}: {1} entry not sent, summarised', code(c.id), 1) : l10nT('Compaction {0}: {1} entries not sent, summarised', code(c.id), c.cutCount)}`);

@@ -1,6 +1,7 @@
 // The editor's commands. Some hand over to other features (the Sessions view reveals entries
 // and migrates files); when those are not installed yet the user gets a clear message instead
 // of a "command not found" error.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isLoomNode, fileOfNode } from '../commands/targets';
 
@@ -54,6 +55,16 @@ export async function revealInSessions(uri: vscode.Uri, entryId: string): Promis
   } else {
     void vscode.window.showInformationMessage(vscode.l10n.t('Revealing entries in the Sessions view is not available in this build (entry {0}).', entryId));
   }
+}
+
+/**
+ * Opens a session a tool call of `uri` started (a subagent's transcript) in the session editor. The
+ * page names the file; only a session file in the folder of `uri` (or below it) is opened.
+ */
+export async function openLinkedSession(uri: vscode.Uri, file: string): Promise<void> {
+  const target = path.resolve(file);
+  if (!target.startsWith(path.dirname(uri.fsPath) + path.sep) || !target.endsWith('.jsonl')) throw new Error(vscode.l10n.t('{0} is not a session file beside {1}', file, path.basename(uri.fsPath)));
+  await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), VIEW_TYPE);
 }
 
 export async function migrateSession(uri: vscode.Uri): Promise<void> {

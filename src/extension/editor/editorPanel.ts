@@ -15,7 +15,7 @@ import {
   type SessionSummary,
 } from '../../protocol/messages';
 import type { SessionModel } from '../../core/engine/model';
-import { migrateSession, openRawJsonl, revealInSessions } from './editorCommands';
+import { migrateSession, openLinkedSession, openRawJsonl, revealInSessions } from './editorCommands';
 import type { SessionDocument } from './sessionDocument';
 import { trackEditor } from './editorSelection';
 
@@ -374,6 +374,9 @@ export class EditorPanel implements vscode.Disposable {
         return {};
       case 'revealInSessions':
         await revealInSessions(uri, req.params.entryId);
+        return {};
+      case 'openLinkedSession':
+        await openLinkedSession(uri, req.params.path);
         return {};
       case 'migrate':
         await migrateSession(uri);

@@ -90,6 +90,17 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       timing: (t) => this.painted.fire(t),
     });
     this.panels.add(editor);
+    // The editor's write actions (New Session from Here, Copy Resume Command) are hidden for a file
+    // Session Loom never writes: another agent's log, a dsh log, a damaged or too new session.
+    const noteReadOnly = (): void => {
+      if (!panel.active) return;
+      void document.loaded().then(
+        (l) => vscode.commands.executeCommand('setContext', 'sessionLoom.editorReadOnly', l.summary.readOnlyReason !== null),
+        () => undefined,
+      );
+    };
+    panel.onDidChangeViewState(noteReadOnly);
+    noteReadOnly();
     panel.onDidDispose(() => {
       this.panels.delete(editor);
       editor.dispose();

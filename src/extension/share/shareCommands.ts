@@ -8,7 +8,7 @@ import { contextMarkdown } from '../../core/export/contextMarkdown';
 import { buildExportData } from '../../core/export/exportData';
 import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
 import type { SessionModel } from '../../core/engine/model';
-import { openSessionModel } from '../../core/engine/openModel';
+import { detectFileFormat, openSessionModel, sessionReader } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
 import { activeEditor, editorOf } from '../editor/editorSelection';
@@ -147,6 +147,9 @@ export async function newSessionFromHere(provider: SessionsTreeProvider, arg?: u
   const t = shareTarget(provider, arg, second);
   if (!t) return void prompts.error(vscode.l10n.t('New Session from Here: select an entry in the Sessions view or the session editor.'));
   if (!requireTrust(action)) return undefined;
+  // Another agent's log (or a dsh one) is refused by its reader, in its own words, before anything is read.
+  const refused = sessionReader(await detectFileFormat(t.file)).refuseCommand('fork', t.file);
+  if (refused) return void prompts.error(vscode.l10n.t('New Session from Here: {0}', refused.message));
   const entryId = t.entryId ?? (await withModel(t.file, (m) => m.defaultLeaf()));
   if (entryId === null) return void prompts.error(vscode.l10n.t('New Session from Here: {0} has no entries.', path.basename(t.file)));
   let forked: string;

@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
   await import('./searchHistory.test.js');
   await import('./dsh.test.js');
   await import('./share.test.js');
+  await import('./foreignAgents.test.js');
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));

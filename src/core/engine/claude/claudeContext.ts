@@ -14,15 +14,13 @@ import type { ContextInfo, MessageView } from '../../../protocol/messages';
 import { messageRow } from '../xcsh/messageRows';
 import { assistantDisplayed, attachmentDisplayed, compactSummaryDisplayed, isTaggedText, missingResultDisplayed, partsOf, recordRow, toolResultDisplayed, userContentDisplayed } from './claudeDisplay';
 
-/** ContextInfo and what a Claude Code context adds to it (see the report: `notes` wants a place in the protocol). */
-export type ClaudeContextInfo = ContextInfo & {
-  /** "messages only — system prompt and tools are not recorded by this agent" (the Codex model's field of the same name). */
-  notRecorded: string;
-  /** What else the preview says about this context: the API message count, recoveries, drops, repairs, other leaf rules. */
-  notes: string[];
-  /** Messages the model receives (B.4); `messageCount` counts rows (a user message's tool results are rows of their own). */
-  apiMessageCount: number;
-};
+/**
+ * ContextInfo with the fields a Claude Code context always has: the "messages only" sentence, the
+ * notes (the API message count, recoveries, drops, repairs, other leaf rules) and the number of
+ * messages the model receives (B.4; `messageCount` counts rows: a user message's tool results are
+ * rows of their own).
+ */
+export type ClaudeContextInfo = ContextInfo & Required<Pick<ContextInfo, 'notRecorded' | 'notes' | 'apiMessageCount'>>;
 
 export interface RowPlan {
   kind: 'assistant' | 'toolResult' | 'missingResult' | 'content' | 'attachment';
@@ -198,6 +196,7 @@ export class ClaudeContexts {
         mode: mode ?? 'default',
         modeDataJson: null,
         injectedTtsrRules: [],
+        modeLabel: t('Permission mode:'),
       },
       compaction: boundary
         ? {

@@ -8,7 +8,7 @@
 // chosen. A change of the file reads it again (refresh: 'reloaded').
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { CLAUDE_READ_ONLY_REASON, foreignSummaries, loadClaudeSession, nthImage, RecordBodies, type ClaudeSession, type Usage } from '../../formats/claude/index';
+import { CLAUDE_READ_ONLY_REASON, findSubagents, foreignSummaries, loadClaudeSession, nthImage, RecordBodies, type ClaudeSession, type Usage } from '../../formats/claude/index';
 import type { SessionFormat } from '../../formats/detect';
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
@@ -23,11 +23,8 @@ import { ClaudeContexts } from './claudeContext';
 import { ClaudeDocuments } from './claudeDocuments';
 import { ClaudeForest } from './claudeForest';
 
-/**
- * The format name this model answers with. `SessionFormat` (formats/detect.ts) does not list it
- * yet; the wiring adds `'claude'` there and in SessionSummarySchema.format, and this cast goes.
- */
-export const CLAUDE_FORMAT = 'claude' as unknown as SessionFormat;
+/** The format name this model answers with. */
+export const CLAUDE_FORMAT = 'claude' satisfies SessionFormat;
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 
@@ -42,6 +39,8 @@ export interface ClaudeModelOptions extends ModelOptions {
 
 interface State {
   session: ClaudeSession;
+  /** Task call id → the subagent transcript it started, in a file of its own (found on first need). */
+  subagentFiles?: Promise<Map<string, { path: string; label: string }>>;
   bodies: RecordBodies;
   forest: ClaudeForest;
   contexts: ClaudeContexts;
@@ -169,7 +168,7 @@ export class ClaudeModel implements LocalSessionModel {
     }
     const diagnostics = [...t.diagnostics, ...tree.diagnostics].sort((a, b) => a.line - b.line);
     return {
-      format: CLAUDE_FORMAT as SessionSummary['format'],
+      format: CLAUDE_FORMAT,
       encoding: 'jsonl',
       state: null,
       fileName: basename(this.path),
@@ -283,7 +282,25 @@ export class ClaudeModel implements LocalSessionModel {
 
   async messages(leafId: string | null, start: number, count: number): Promise<MessageView[]> {
     const c = this.#s.contexts;
-    return c.views(c.plan(leafId), false, start, count);
+    const views = await c.views(c.plan(leafId), false, start, count);
+    if (!views.some((v) => v.blocks.some((b) => b.kind === 'toolCall'))) return views;
+    const files = await this.#subagentFiles();
+    for (const v of views) {
+      for (const b of v.blocks) {
+        const f = b.kind === 'toolCall' ? files.get(b.callId) : undefined;
+        if (b.kind === 'toolCall' && f) b.session = f;
+      }
+    }
+    return views;
+  }
+
+  /** The Task calls whose subagent has a transcript of its own (2.0.x beside the session, 2.1.x under subagents/; B.5). */
+  #subagentFiles(): Promise<Map<string, { path: string; label: string }>> {
+    const s = this.#s;
+    return (s.subagentFiles ??= findSubagents(s.session.tree).then(
+      (links) => new Map(links.flatMap((l) => (l.taskCallId && l.layout !== 'inline' && l.layout !== 'compaction' ? [[l.taskCallId, { path: l.path, label: l.agentId ?? basename(l.path) }] as const] : []))),
+      () => new Map(),
+    ));
   }
 
   async cutEntries(leafId: string | null, start: number, count: number): Promise<MessageView[]> {

@@ -122,7 +122,8 @@ function displayAt(s: CodexLoaded, nc: NodeContext, i: number): DisplayMessage {
 
 /** The context at record index `upto` (-1: before any record). `leaf` names the node as its row does. */
 export function computeContext(s: CodexLoaded, upto: number, leaf: ContextInfo['leaf'], leafId: string | null, l10nT: Translate): NodeContext {
-  const replay = upto >= 0 ? replayRollout(s.records, { upto }) : { history: [], compaction: null, turnContext: null };
+  let rolledBack = 0;
+  const replay = upto >= 0 ? replayRollout(s.records, { upto, onRollback: (dropped) => (rolledBack += dropped.length) }) : { history: [], compaction: null, turnContext: null };
   const items = normalizeForModel(replay.history, { imageInput: ASSUME_IMAGE_INPUT });
   const n = items.length;
   const display: (DisplayMessage | undefined)[] = new Array(n);
@@ -157,7 +158,7 @@ export function computeContext(s: CodexLoaded, upto: number, leaf: ContextInfo['
   const effort = (tc ? str(tc.effort) : null) ?? (collabSettings ? str(collabSettings.reasoning_effort) : null);
   const model = upto >= 0 ? s.modelAt(upto) : null;
   const before = inEffect ? usageBefore(s.usage, inEffect.line) : null;
-  const info: ContextInfo & { notRecorded: string } = {
+  const info: ContextInfo = {
     revision: s.revision,
     leafId,
     messageCount: n,
@@ -170,6 +171,8 @@ export function computeContext(s: CodexLoaded, upto: number, leaf: ContextInfo['
       injectedTtsrRules: [],
       systemPrompt: s.systemPrompt,
       tools: null,
+      modeLabel: l10nT('Collaboration mode:'),
+      modeDataLabel: l10nT('Turn settings (turn_context)'),
     },
     compaction: inEffect
       ? {
@@ -186,8 +189,26 @@ export function computeContext(s: CodexLoaded, upto: number, leaf: ContextInfo['
     pathLength: upto + 1,
     leaf,
     notRecorded: notRecordedSentence(s.systemPrompt, l10nT),
+    notes: contextNotes(replay.history, items, inEffect, rolledBack, l10nT),
   };
   return { info, items, cut, display, tokens, cumulative, callIndex, resultIndex, indexOfId, cutIndexOfId, summaryIndex: inEffect ? summaryIndex : -1, keptEnd: inEffect ? Math.max(keptEnd, summaryIndex + 1) : 0 };
+}
+
+/**
+ * What the preview says about a context beyond its rows: what the replay supplied, dropped or
+ * rebuilt (B.2–B.4), and the points the spec leaves unverified where they shape what is shown.
+ */
+function contextNotes(history: readonly HistoryItem[], items: readonly HistoryItem[], compaction: CompactionInEffect | null, rolledBack: number, l10nT: Translate): string[] {
+  const notes: string[] = [];
+  if (rolledBack > 0) notes.push(rolledBack === 1 ? l10nT('1 item was rolled back (thread_rolled_back) and is not sent.') : l10nT('{0} items were rolled back (thread_rolled_back) and are not sent.', rolledBack));
+  const aborted = items.filter((h) => h.origin === 'synthetic').length;
+  if (aborted > 0) notes.push(aborted === 1 ? l10nT('1 tool call has no output in the file: the CLI sends "aborted" for it.') : l10nT('{0} tool calls have no output in the file: the CLI sends "aborted" for them.', aborted));
+  const orphans = history.length - (items.length - aborted);
+  if (orphans > 0) notes.push(orphans === 1 ? l10nT('1 tool output is not sent: its call is not in the history.') : l10nT('{0} tool outputs are not sent: their call is not in the history.', orphans));
+  if (compaction && compaction.recipe !== 'replacement') notes.push(l10nT('The compaction recorded no replacement history: it is rebuilt as the CLI of this version would, in its structure, not its exact wording (which recipe a version used is unverified).'));
+  if (items.some((h) => h.mayBeTruncated)) notes.push(l10nT('This CLI version records no truncation policy: long tool outputs are shown as stored, and the model may have seen less (the limits of older versions are unverified).'));
+  if (items.some((h) => itemSize(h.item).images > 0)) notes.push(l10nT('Images are shown as sent: the log does not record whether the model took image input (assumed it did; unverified).'));
+  return notes;
 }
 
 /** The badges a history item earns beyond its message's own (B.2–B.4 facts about what was sent). */

@@ -3,10 +3,6 @@
 // Part B over the records up to it (codexContext.ts), shown through the same display model as the
 // other formats, a compaction's summary where the replacement put it and the history it replaced
 // behind the band. Nothing is ever written; a refresh of a plain rollout reads only its new lines.
-//
-// Not wired in yet: SessionFormat (formats/detect.ts) and SessionSummary.format
-// (protocol/messages.ts) know 'xcsh' | 'dsh' only, so 'codex' is cast there (CODEX_FORMAT) until
-// they name it.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChartData, ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
@@ -29,8 +25,8 @@ import { outlineTreeWindow } from '../outlineTree';
 import { dataUrlMime, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
 
-/** The format value of a Codex session ('codex'; see the header about the cast). */
-export const CODEX_FORMAT = 'codex' as unknown as SessionFormat;
+/** The format value of a Codex session. */
+export const CODEX_FORMAT = 'codex' satisfies SessionFormat;
 export { CODEX_READ_ONLY_REASON };
 
 const MAX_LISTED_DIAGNOSTICS = 500;
@@ -185,7 +181,7 @@ export class CodexModel implements LocalSessionModel {
     }
     const firstTurnCwd = r.records.find((x) => x.type === 'turn_context' && isObj(x.payload) && typeof x.payload.cwd === 'string');
     return {
-      format: CODEX_FORMAT as unknown as SessionSummary['format'],
+      format: CODEX_FORMAT,
       encoding: r.encoding,
       state: this.#state(),
       fileName: basename(this.path),
