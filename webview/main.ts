@@ -240,6 +240,8 @@ onHostMessage((msg) => {
         .then(() => {
           nameLeaf();
           app.dataset.state = 'ready';
+          // (The host's commands act on the leaf shown: the palette's Relabel Entry, Copy Entry ID…)
+          post({ type: 'selectionChanged', leafId: preview.leafId });
           persist();
           if (!chart) void drawChart(preview.leafId).catch(showError);
         })

@@ -103,7 +103,7 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
       } catch {
         argsPreview = oneLine(b.argsJson, 80);
       }
-      const d = collapsible(key, actions, [icon('tools'), ' ', h('span', { class: 'sl-tool-name' }, b.name), h('span', { class: 'sl-preview' }, argsPreview), status], h('pre', { class: 'sl-pre sl-json' }, b.argsJson), `sl-fold sl-toolcall${b.resultIsError ? ' sl-is-error' : ''}`);
+      const d = collapsible(key, actions, [icon('tools'), ' ', h('span', { class: 'sl-tool-name' }, b.name), h('span', { class: 'sl-preview' }, argsPreview), status], renderArgs(b.argsJson), `sl-fold sl-toolcall${b.resultIsError ? ' sl-is-error' : ''}`);
       // VS Code's webview context menu (package.json `webview/context`): "Open Diff" for file edits.
       d.setAttribute('data-vscode-context', JSON.stringify({ webviewSection: 'toolCall', toolName: b.name, entryId: m.entryId, callId: b.callId, preventDefaultContextMenuItems: true }));
       if (!b.session) return d;
@@ -168,6 +168,37 @@ function renderBlock(m: MessageView, b: Block, i: number, actions: RowActions): 
   }
 }
 
+/** A string argument this long, or with a line break, is shown as a block of text of its own. */
+const ARG_BLOCK_CHARS = 60;
+
+/**
+ * A tool call's arguments as a reader wants them: each argument by name, strings as text (an
+ * edit's old and new text with their line breaks, not escaped JSON), short values on one line,
+ * objects and arrays as indented JSON. Arguments that are not a JSON object stay as they came.
+ */
+function renderArgs(argsJson: string): HTMLElement {
+  let args: unknown;
+  try {
+    args = JSON.parse(argsJson);
+  } catch {
+    return h('pre', { class: 'sl-pre sl-json' }, argsJson);
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length === 0) return h('pre', { class: 'sl-pre sl-json' }, argsJson);
+  const rows = Object.entries(args as Record<string, unknown>).map(([name, value]) => {
+    const label = h('span', { class: 'sl-arg-name' }, name);
+    // An edit's two sides, always blocks and tinted as a diff's are (old/new, before/after…).
+    const side = typeof value !== 'string' ? '' : /^(old|before|search)/i.test(name) ? ' sl-arg-old' : /^(new|after|replace)/i.test(name) ? ' sl-arg-new' : '';
+    if (typeof value === 'string' && (side !== '' || value.length > ARG_BLOCK_CHARS || value.includes('\n'))) {
+      return h('div', { class: 'sl-arg sl-arg-block' }, label, h('pre', { class: `sl-pre sl-arg-text${side}` }, value));
+    }
+    const text = typeof value === 'string' ? value : JSON.stringify(value, null, typeof value === 'object' && value !== null ? 2 : undefined);
+    return typeof value === 'object' && value !== null
+      ? h('div', { class: 'sl-arg sl-arg-block' }, label, h('pre', { class: 'sl-pre sl-json' }, text))
+      : h('div', { class: 'sl-arg' }, label, ' ', h('code', { class: typeof value === 'string' ? 'sl-arg-value' : 'sl-arg-value sl-json' }, text));
+  });
+  return h('div', { class: 'sl-args' }, ...rows);
+}
+
 export function renderMessageRow(m: MessageView, total: number, actions: RowActions): HTMLElement {
   const isCut = m.segment === 'cut';
   const entryType = m.role.startsWith('entry:') ? m.role.slice(6) : null;
@@ -179,6 +210,9 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     'data-role': m.role,
     'data-entry-id': m.entryId,
     role: 'listitem',
+    // VS Code's webview context menu (package.json `webview/context`): the entry's actions, as on
+    // its tree row, beside Copy (kept for selected text). A tool call or output inside narrows it.
+    'data-vscode-context': JSON.stringify({ webviewSection: 'entry', entryId: m.entryId }),
   });
   // For screen readers (and tests): what this row is, in one sentence.
   // A negative index is a row of the peek shown while the session is read (tailPeek.ts): counted

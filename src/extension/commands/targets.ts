@@ -3,6 +3,7 @@
 // palette, the active editor's session file or the tree's selection.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { activeEditor } from '../editor/editorSelection';
 import type { LoomNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
 
@@ -55,6 +56,13 @@ export function targetEntry(provider: SessionsTreeProvider, arg: unknown, second
   if (isLoomNode(arg) && arg.kind === 'entry') return { file: arg.session.file, entryId: arg.entryId };
   const file = fileOfArg(arg);
   if (file && typeof second === 'string') return { file, entryId: second };
+  // The session editor's menus (a tree row or a message: its entry) and the palette (the leaf shown).
+  const editor = activeEditor();
+  const fromMenu = typeof arg === 'object' && arg !== null && !isLoomNode(arg) ? (arg as { entryId?: unknown }).entryId : undefined;
+  if (editor && (typeof fromMenu === 'string' || arg === undefined)) {
+    const entryId = typeof fromMenu === 'string' ? fromMenu : editor.leafId();
+    if (entryId) return { file: editor.uri.fsPath, entryId };
+  }
   const sel = provider.treeView?.selection.find((n) => n.kind === 'entry');
   return sel?.kind === 'entry' ? { file: sel.session.file, entryId: sel.entryId } : undefined;
 }

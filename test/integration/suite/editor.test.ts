@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EditorTiming } from '../../../src/extension/editor/editorPanel';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
-import { box, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
+import { box, chooseMenuItem, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
 import { revealRow, until } from './util';
 import { openBigSession, openRealSession } from './editorPerf';
 
@@ -184,6 +184,68 @@ describe('session editor', function () {
     );
     assert.ok(where.top >= where.listTop - 1 && where.bottom <= where.listBottom + 1, `the selected row (${where.top.toFixed(0)}–${where.bottom.toFixed(0)}) lies inside the tree's visible part (${where.listTop.toFixed(0)}–${where.listBottom.toFixed(0)})`);
     await screenshot('editor-selected-row-revealed');
+    await closeAll();
+  });
+
+  it('offers an entry\'s actions on its message too (right click, palette, F2), and shows an edit call\'s old and new text as text (issue 25)', async () => {
+    if (!harnessAvailable()) return;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loom-actions-')), 'actions.jsonl');
+    fs.copyFileSync(demo(), file);
+    // Not written in the last minute: a write would first ask whether the agent is still writing it.
+    const old = new Date(Date.now() - 180_000);
+    fs.utimesSync(file, old, old);
+    await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(file), 'b2000004');
+    await waitForPreview(file, 'b2000004');
+    const msg = `${app(file)} .sl-msg[data-entry-id="a1000008"]`;
+    await frameEval(msg, "el.scrollIntoView({ block: 'center' }); return true;");
+    // The edit call, expanded: its arguments by name, the new text with its line break (not "\\n").
+    await click(`${msg} .sl-toolcall > summary`);
+    const newText = await frameEval<string>(`${msg} .sl-arg-text.sl-arg-new`, 'return el.textContent;');
+    assert.equal(newText, "if (args.includes('--json')) return console.log(JSON.stringify(rows));\n  for (const r of rows)");
+    assert.equal(await frameEval<string>(`${msg} .sl-arg-text.sl-arg-old`, 'return el.textContent;'), 'for (const r of rows)');
+    assert.match(await frameText(`${msg} .sl-args`), /path\s*src\/cli\/report\.ts/);
+    await screenshot('editor-edit-call-args');
+    // Right click on the message: the entry's actions, as on its tree row.
+    await click(`${msg} .sl-msg-head .sl-role`, { button: 'right' });
+    const menu = await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
+    for (const item of ['Relabel Entry…', 'Copy Entry Id', 'Compare with Leaf…', 'Copy Context']) assert.ok(menu.includes(item), `the message's menu offers ${item}: ${menu}`);
+    await screenshot('editor-message-menu');
+    await chooseMenuItem('Copy Entry Id');
+    await until(async () => (await vscode.env.clipboard.readText()) === 'a1000008', 'the message\'s entry id on the clipboard');
+    // On the edit call itself: Open Diff.
+    await click(`${msg} .sl-toolcall > summary`, { button: 'right' });
+    assert.match(await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 }), /Open Diff/);
+    await keys('Escape');
+    // The palette acts on the leaf shown.
+    assert.equal(await vscode.commands.executeCommand<string>('sessionLoom.copyEntryId'), 'b2000004');
+    // Relabel from the message's menu: a label entry appended for that entry, nothing else touched.
+    const before = fs.readFileSync(file);
+    const prompts = vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID)!.exports.sessions.prompts;
+    const input = prompts.input;
+    prompts.input = async () => 'checkpoint';
+    try {
+      await click(`${msg} .sl-msg-head .sl-role`, { button: 'right' });
+      await chooseMenuItem('Relabel Entry…');
+      await until(() => fs.statSync(file).size > before.length, 'a label appended');
+    } finally {
+      prompts.input = input;
+    }
+    const after = fs.readFileSync(file);
+    assert.ok(after.subarray(0, before.length).equals(before), 'every byte before the append kept');
+    const appended = JSON.parse(after.subarray(before.length).toString('utf8').trim()) as { type: string; targetId: string; label: string };
+    assert.deepEqual([appended.type, appended.targetId, appended.label], ['label', 'a1000008', 'checkpoint']);
+    // F2 in the editor relabels the leaf shown.
+    prompts.input = async () => 'branch end';
+    try {
+      await waitForPreview(file, 'b2000004');
+      await click(`${app(file)} .sl-msg[data-entry-id="a1000008"] .sl-msg-body`);
+      await keys('F2');
+      await until(() => fs.statSync(file).size > after.length, 'a second label appended');
+    } finally {
+      prompts.input = input;
+    }
+    const second = JSON.parse(fs.readFileSync(file).subarray(after.length).toString('utf8').trim()) as { targetId: string; label: string };
+    assert.deepEqual([second.targetId, second.label], ['b2000004', 'branch end']);
     await closeAll();
   });
 
