@@ -134,7 +134,7 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.out(
-      `${USAGE.history}\n  --db: xcsh's history.db (or omp's, pi's), or Claude Code's or Codex's history.jsonl; default: the first xcsh/omp/pi database there is, and ~/.claude/history.jsonl and ~/.codex/history.jsonl\n  --search: words, each a prefix (a database: through its own FTS5 index, ranked)\n  --locate: also find the session and entry where each prompt was sent\n`,
+      `${USAGE.history}\n  --db: xcsh's history.db, or a Claude Code or Codex history.jsonl (default: each agent's own)\n  --search: words, each a prefix (a database: through its own FTS5 index, ranked)\n  --locate: also find the session and entry where each prompt was sent\n`,
     );
     return 0;
   }
