@@ -94,20 +94,20 @@ function jsonlHistory(path: string, agent: 'claude' | 'codex', entries: HistoryE
 
 /**
  * Opens a prompt history of any agent: xcsh's SQLite database (openPromptHistory), or Claude Code's
- * or Codex's history.jsonl. Throws HistoryError (`missing`, `unreadable`, and the database's own).
+ * or Codex's history.jsonl. Throws HistoryError (the database reader's, for anything but a regular file).
  */
 export async function openAnyPromptHistory(path: string): Promise<PromptHistory> {
+  // Anything but a regular file we can read (missing, a FIFO, a name too long…) is the database
+  // reader's to word, as it always was: reading it here could hang (a FIFO) or say it differently.
+  const st = await stat(path).catch(() => null);
+  if (!st?.isFile()) return openPromptHistory(path);
   let head: Buffer;
-  let mtimeMs: number;
   try {
-    mtimeMs = (await stat(path)).mtimeMs;
     head = (await readFileHead(path, 64 * 1024)).data;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new HistoryError('missing', path, 'no such file');
-    if (code === 'EISDIR') return openPromptHistory(path);
-    throw new HistoryError('unreadable', path, (e as Error).message);
+  } catch {
+    return openPromptHistory(path);
   }
+  const mtimeMs = st.mtimeMs;
   const kind = jsonlKindOf(head, path);
   if (kind === null) return openPromptHistory(path);
   const home = dirname(path);
