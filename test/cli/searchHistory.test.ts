@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
@@ -128,4 +128,90 @@ test('history: a missing, foreign or non-SQLite database is one clear error (exi
   assert.equal(f.code, 1);
   assert.match(f.stderr, /not a prompt history \(it has no "history" table\)/);
   assert.doesNotMatch(f.stderr + text.stderr + missing.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('search agent:codex / agent:claude finds a planted word only in that agent\'s sessions, with the entry to open', () => {
+  const agentRoot = join(home, 'agent-sessions');
+  const codex = join(agentRoot, 'codex', 'rollout-2026-06-05T04-58-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl');
+  const claude = join(agentRoot, 'claude', 'short.jsonl');
+  const xcsh = join(agentRoot, 'xcsh', 'x.jsonl');
+  for (const p of [codex, claude, xcsh]) mkdirSync(join(p, '..'), { recursive: true });
+  const text = (rel: string): string => readFileSync(join(REPO_ROOT, 'test', 'fixtures', rel), 'utf8');
+  writeFileSync(codex, text('codex/agent-history/session-01.jsonl').replace('[REDACTED_PROMPT]', 'the osmium ledger'));
+  writeFileSync(claude, text('claude-code/spotter/short.jsonl').replace('mix phx.server doesnt seem to start', 'the osmium ledger will not start'));
+  writeFileSync(
+    xcsh,
+    line({ type: 'session', version: 3, id: 'os0', timestamp: '2026-06-01T10:00:00.000Z', cwd: '/work/os' }) +
+      line({ type: 'message', id: 'os000001', parentId: null, timestamp: '2026-06-01T10:01:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'the osmium ledger in xcsh' }] } }),
+  );
+  const all = cli('search', '--root', agentRoot, 'osmium', '--json');
+  assert.equal(all.code, 0, all.stderr);
+  assert.deepEqual(all.json().sessions.map((s: { agent: string }) => s.agent).sort(), ['claude', 'codex', 'xcsh']);
+  const onlyCodex = cli('search', '--root', agentRoot, 'agent:codex', 'osmium', '--json');
+  assert.equal(onlyCodex.code, 0, onlyCodex.stderr);
+  const s = onlyCodex.json().sessions;
+  assert.deepEqual(
+    s.map((x: { file: string; agent: string }) => [x.file, x.agent]),
+    [[codex, 'codex']],
+  );
+  assert.deepEqual(
+    s[0].entries.map((e: { entryId: string }) => e.entryId),
+    ['L6'],
+  );
+  assert.match(s[0].entries[0].snippet, /osmium ledger/);
+  const onlyClaude = cli('search', '--root', agentRoot, 'osmium', 'agent:claude');
+  assert.equal(onlyClaude.code, 0, onlyClaude.stderr);
+  assert.equal(onlyClaude.stdout, `${claude}  (1 match, /home/marco/projects/spotter)\n  7d48cbd2-6615-4dd8-87f6-38f12b8167d6  the [osmium] ledger will not start\n`);
+  const bad = cli('search', '--root', agentRoot, 'osmium', 'agent:gemini');
+  assert.match(bad.stderr, /agent: expects xcsh, dsh, claude or codex, not "gemini"/);
+  assert.match(cli('search', '--help').stdout, /agent:xcsh\|dsh\|claude\|codex/);
+});
+
+test('history reads Claude Code\'s and Codex\'s history.jsonl by default (both Codex id fields) and --locate finds their sessions by id', () => {
+  const h = mkdtempSync(join(tmpdir(), 'sl-agent-home-'));
+  try {
+    const claudeFile = join(h, '.claude', 'projects', '-home-marco-projects-spotter', '55604662-cf2a-4331-851a-ec234028f8ca.jsonl');
+    const codexFile = join(h, '.codex', 'sessions', '2026', '06', '05', 'rollout-2026-06-05T04-58-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl');
+    for (const p of [claudeFile, codexFile]) mkdirSync(join(p, '..'), { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'test', 'fixtures', 'claude-code', 'spotter', 'short.jsonl'), claudeFile);
+    copyFileSync(join(REPO_ROOT, 'test', 'fixtures', 'codex', 'agent-history', 'session-01.jsonl'), codexFile);
+    writeFileSync(
+      join(h, '.claude', 'history.jsonl'),
+      line({ display: 'mix phx.server doesnt seem to start', pastedContents: {}, timestamp: Date.parse('2026-02-10T21:11:57.000Z'), project: '/home/marco/projects/spotter', sessionId: '55604662-cf2a-4331-851a-ec234028f8ca' }),
+    );
+    writeFileSync(
+      join(h, '.codex', 'history.jsonl'),
+      line({ session_id: '019e9625-802f-7e91-840a-cfe88d14117a', ts: Math.floor(Date.parse('2026-06-05T04:58:24.000Z') / 1000), text: '[REDACTED_PROMPT]' }) +
+        line({ conversation_id: 'older-thread', ts: Math.floor(Date.parse('2025-09-25T02:12:25.000Z') / 1000), text: 'an older codex prompt' }),
+    );
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: h, XDG_CACHE_HOME: cache, CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' }, timeout: 120_000 });
+    const r = run('history', '--json', '--locate');
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(
+      out.sources.map((s: { agent: string; total: number }) => [s.agent, s.total]),
+      [
+        ['claude', 1],
+        ['codex', 2],
+      ],
+    );
+    assert.deepEqual(
+      out.entries.map((e: { agent: string; sessionId: string; prompt: string; session: unknown }) => [e.agent, e.sessionId, e.prompt, e.session]),
+      [
+        ['codex', '019e9625-802f-7e91-840a-cfe88d14117a', '[REDACTED_PROMPT]', { file: codexFile, entryId: 'L6' }],
+        ['claude', '55604662-cf2a-4331-851a-ec234028f8ca', 'mix phx.server doesnt seem to start', { file: claudeFile, entryId: '7d48cbd2-6615-4dd8-87f6-38f12b8167d6' }],
+        ['codex', 'older-thread', 'an older codex prompt', null],
+      ],
+    );
+    const searched = run('history', '--search', 'phx', '--json');
+    assert.deepEqual(
+      JSON.parse(searched.stdout).entries.map((e: { prompt: string }) => e.prompt),
+      ['mix phx.server doesnt seem to start'],
+    );
+    const text = run('history', '--db', join(h, '.codex', 'history.jsonl'));
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^2026-06-05 04:58:24 {2}- {2}\[REDACTED_PROMPT\]\n2025-09-25 02:12:25 {2}- {2}an older codex prompt\n$/);
+  } finally {
+    rmSync(h, { recursive: true, force: true });
+  }
 });

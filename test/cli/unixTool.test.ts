@@ -261,7 +261,10 @@ test('§5.7 nothing found exits 0 with where it looked on stderr: ls, history an
   const history = cli('history');
   assert.equal(history.code, 0, history.stderr);
   assert.equal(history.stdout, '');
-  assert.equal(history.stderr, `no prompt history found; looked in:\n  ${join(home, '.xcsh', 'agent', 'history.db')} (does not exist)\n`);
+  assert.equal(
+    history.stderr,
+    `no prompt history found; looked in:\n  ${join(home, '.xcsh', 'agent', 'history.db')} (does not exist)\n  ${join(home, '.claude', 'history.jsonl')} (does not exist)\n  ${join(home, '.codex', 'history.jsonl')} (does not exist)\n`,
+  );
   const hj = cli('history', '--json');
   assert.equal(hj.code, 0);
   assert.deepEqual(hj.json().entries, []);

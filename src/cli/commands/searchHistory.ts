@@ -1,11 +1,15 @@
 // `session-loom search` (the full-text index over every session) and `session-loom history`
-// (the agents' prompt history database). Both read only: the index is a cache of ours in a cache
-// directory, the history database is opened as a lock-free snapshot.
+// (the agents' prompt histories: xcsh's database, Claude Code's and Codex's history.jsonl). Both
+// read only: the index is a cache of ours in a cache directory, the history database is opened as
+// a lock-free snapshot, a history.jsonl is only read.
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { defaultSessionRoots } from '../../core/discovery/discovery';
-import { defaultHistoryPaths, describeHistoryError, HistoryError, historyTimeIso, openPromptHistory } from '../../core/history/promptHistory';
-import { locatePrompt } from '../../core/history/promptSessions';
+import { defaultAgentHistoryPaths, openAnyPromptHistory } from '../../core/history/agentPromptHistory';
+import { locateAnyPrompt } from '../../core/history/agentPromptSessions';
+import { defaultHistoryPaths, describeHistoryError, HistoryError, historyTimeIso, type HistoryEntry, type PromptHistory } from '../../core/history/promptHistory';
+import { defaultClaudeHistoryPath } from '../../core/formats/claude/promptHistory';
+import { defaultCodexHistoryPath } from '../../core/formats/codex/promptHistory';
 import { indexPathFor } from '../../core/search/indexDb';
 import { IndexLockedError } from '../../core/search/indexLock';
 import { SessionSearchIndex } from '../../core/search/searchIndex';
@@ -18,12 +22,12 @@ import { cliIndexCache } from './read';
 
 export const USAGE = {
   search: 'usage: session-loom search <query> [--root <dir>]... [--index <dir>] [--limit N] [--json] [--pretty]',
-  history: 'usage: session-loom history [--db <path>] [--search <query>] [--cwd <dir>] [--limit N] [--locate] [--root <dir>]... [--json] [--pretty]',
+  history: 'usage: session-loom history [--db <path>]... [--search <query>] [--cwd <dir>] [--limit N] [--locate] [--root <dir>]... [--json] [--pretty]',
 };
 
 /** The query language, one paragraph (wrapped where it is printed, `query: ` hanging). */
 export const QUERY_HELP =
-  'query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude, role:user, tool:bash, project:<name>, after:2026-06-01, before:2026-07-01';
+  'query: words (AND-ed, whole words), word* (prefix), "exact phrase", -exclude, role:user, tool:bash, project:<name>, agent:xcsh|dsh|claude|codex, after:2026-06-01, before:2026-07-01';
 
 async function requireDirs(dirs: readonly string[]): Promise<void> {
   for (const d of dirs) await requireDirectory(d);
@@ -79,6 +83,7 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
       title: s.title,
       matches: s.matches,
       titleMatch: s.titleMatch,
+      agent: s.agent,
       entries: (out.entries[s.file] ?? []).map((e) => ({ entryId: e.entryId || null, time: e.time === null ? null : new Date(e.time).toISOString(), snippet: e.snippet.text, highlights: e.snippet.ranges })),
     }));
     // Nothing found: exit 0, and where it looked on stderr (as ls and history), in both modes.
@@ -116,7 +121,7 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
     {
-      db: { type: 'string' },
+      db: { type: 'string', multiple: true },
       search: { type: 'string' },
       cwd: { type: 'string' },
       limit: { type: 'string' },
@@ -128,61 +133,84 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
     USAGE.history,
   );
   if (values.help) {
-    io.out(`${USAGE.history}\n  --search: words, each a prefix, through the database's own FTS5 index (ranked)\n  --locate: also find the session and entry where each prompt was sent\n`);
+    io.out(
+      `${USAGE.history}\n  --db: xcsh's history.db, or a Claude Code or Codex history.jsonl (default: each agent's own)\n  --search: words, each a prefix (a database: through its own FTS5 index, ranked)\n  --locate: also find the session and entry where each prompt was sent\n`,
+    );
     return 0;
   }
   if (positionals.length > 0) throw unexpectedArgument(positionals[0]!, USAGE.history);
   const limit = limitOf(values.limit, USAGE.history, 50);
-  // The agents' own databases (~/.xcsh, ~/.omp, ~/.pi): none there is "nothing found", exit 0 with
-  // where it looked on stderr (as ls); a database named by --db must exist.
-  const defaults = defaultHistoryPaths();
-  const path = typeof values.db === 'string' ? resolve(values.db) : await firstExisting(defaults);
-  if (path === null) {
-    io.err(await lookedIn('no prompt history found', defaults));
-    if (values.json) writeJson(io, { db: null, walFrames: 0, total: 0, entries: [] }, values.pretty === true);
+  // The agents' own histories: xcsh's database (the first of ~/.xcsh, ~/.omp, ~/.pi there is), then
+  // Claude Code's and Codex's history.jsonl. None there is "nothing found", exit 0 with where it
+  // looked on stderr (as ls); a history named by --db must exist.
+  const named = (values.db as unknown as string[] | undefined)?.map((p) => resolve(p));
+  let paths: string[];
+  if (named && named.length > 0) paths = named;
+  else {
+    const db = await firstExisting(defaultHistoryPaths());
+    paths = [...(db ? [db] : []), ...defaultAgentHistoryPaths()];
+  }
+  if (paths.length === 0) {
+    io.err(await lookedIn('no prompt history found', [...defaultHistoryPaths(), defaultClaudeHistoryPath(), defaultCodexHistoryPath()]));
+    if (values.json) writeJson(io, { db: null, sources: [], walFrames: 0, total: 0, entries: [] }, values.pretty === true);
     return 0;
   }
-  let history;
+  const histories: PromptHistory[] = [];
   try {
-    history = await openPromptHistory(path);
-  } catch (e) {
-    if (e instanceof HistoryError) throw new CliError(describeHistoryError(e), null, 0);
-    throw e;
-  }
-  try {
-    let found;
-    try {
-      found = history.query({ ...(typeof values.search === 'string' ? { search: values.search } : {}), ...(typeof values.cwd === 'string' ? { cwd: resolve(values.cwd) } : {}), limit });
-    } catch (e) {
-      // Damage the schema read did not reach (a page of rows): one sentence, like the other damage.
-      throw new CliError(describeHistoryError(new HistoryError('corrupt', path, errorText(e))), null, 0);
+    for (const p of paths) {
+      try {
+        histories.push(await openAnyPromptHistory(p));
+      } catch (e) {
+        if (e instanceof HistoryError) throw new CliError(describeHistoryError(e), null, 0);
+        throw e;
+      }
     }
-    const { entries, usedFts } = found;
-    if (typeof values.search === 'string' && !usedFts) io.err(`${escapeForTerminal(path)}: no FTS5 index (history_fts) usable: searched by substring\n`);
+    const query = { ...(typeof values.search === 'string' ? { search: values.search } : {}), ...(typeof values.cwd === 'string' ? { cwd: resolve(values.cwd) } : {}), limit };
+    // Ranked (a search) or newest first; several histories interleave by the same order (as the view).
+    const found: { entry: HistoryEntry; h: PromptHistory; rank: number }[] = [];
+    for (const h of histories) {
+      let got;
+      try {
+        got = h.query(query);
+      } catch (e) {
+        // Damage the schema read did not reach (a page of rows): one sentence, like the other damage.
+        throw new CliError(describeHistoryError(new HistoryError('corrupt', h.path, errorText(e))), null, 0);
+      }
+      if (typeof values.search === 'string' && !got.usedFts) io.err(`${escapeForTerminal(h.path)}: no FTS5 index (history_fts) usable: searched by substring\n`);
+      got.entries.forEach((entry, rank) => found.push({ entry, h, rank }));
+    }
+    const search = typeof values.search === 'string';
+    found.sort((a, b) => (search ? a.rank - b.rank : 0) || (b.entry.createdAt ?? -Infinity) - (a.entry.createdAt ?? -Infinity));
+    const several = histories.length > 1;
     const rootOpt = (values.root as unknown as string[] | undefined)?.map((r) => resolve(r));
     const roots = rootOpt && rootOpt.length > 0 ? rootOpt : defaultSessionRoots();
     const rows = [];
-    for (const e of entries) {
+    for (const { entry: e, h } of found.slice(0, limit)) {
       // A row whose created_at is no time (text, NULL, out of range) is listed with createdAt null.
       const row: Record<string, unknown> = { id: e.id, prompt: e.prompt, createdAt: historyTimeIso(e.createdAt), cwd: e.cwd };
+      if (several || h.agent !== 'xcsh') Object.assign(row, { agent: h.agent, source: h.path });
+      if (e.sessionId !== undefined) row.sessionId = e.sessionId;
       if (values.locate) {
-        const at = await locatePrompt(e, roots, cliIndexCache());
+        const at = await locateAnyPrompt(e, roots, cliIndexCache());
         row.session = at ? { file: at.file, entryId: at.entryId } : null;
       }
       rows.push(row);
     }
-    if (rows.length === 0) io.err(`${escapeForTerminal(path)}: no prompt ${typeof values.search === 'string' || typeof values.cwd === 'string' ? 'matches' : 'in it yet'}\n`);
+    if (rows.length === 0) io.err(`${histories.map((h) => escapeForTerminal(h.path)).join(', ')}: no prompt ${typeof values.search === 'string' || typeof values.cwd === 'string' ? 'matches' : 'in it yet'}\n`);
     if (values.json) {
-      writeJson(io, { db: path, walFrames: history.walFrames, total: history.count(), entries: rows }, values.pretty === true);
+      const total = histories.reduce((n, h) => n + h.count(), 0);
+      const walFrames = histories.reduce((n, h) => n + h.walFrames, 0);
+      writeJson(io, { db: histories[0]!.path, sources: histories.map((h) => ({ path: h.path, agent: h.agent, total: h.count() })), walFrames, total, entries: rows }, values.pretty === true);
       return 0;
     }
     for (const r of rows) {
       const where = r.session === undefined ? '' : r.session === null ? '  (no session holds it any more)' : `  → ${(r.session as { file: string; entryId: string }).file}#${(r.session as { entryId: string }).entryId}`;
       const when = typeof r.createdAt === 'string' ? r.createdAt.slice(0, 19).replace('T', ' ') : UNKNOWN_TIME;
-      io.out(`${when}  ${escapeForTerminal(String(r.cwd ?? '-'))}  ${escapeForTerminal(String(r.prompt).replace(/\s+/g, ' ').slice(0, 200))}${escapeForTerminal(where)}\n`);
+      const agent = several ? `${String(r.agent).padEnd(6)}  ` : '';
+      io.out(`${when}  ${agent}${escapeForTerminal(String(r.cwd ?? '-'))}  ${escapeForTerminal(String(r.prompt).replace(/\s+/g, ' ').slice(0, 200))}${escapeForTerminal(where)}\n`);
     }
     return 0;
   } finally {
-    history.close();
+    for (const h of histories) h.close();
   }
 }

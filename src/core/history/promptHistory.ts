@@ -53,6 +53,14 @@ export interface HistoryEntry {
    */
   createdAt: number | null;
   cwd: string | null;
+  /**
+   * A prompt of Claude Code's or Codex's `history.jsonl` (agentPromptHistory.ts): the agent, the
+   * session (Claude's `sessionId`, Codex's thread id) it was sent in, and the agent's home folder
+   * (where its sessions are). Absent for xcsh's database.
+   */
+  agent?: 'claude' | 'codex';
+  sessionId?: string | null;
+  home?: string;
 }
 
 export interface HistoryQuery {
@@ -82,6 +90,8 @@ export function historyFtsQuery(search: string): string | null {
 
 export interface PromptHistory {
   path: string;
+  /** Which agent keeps it: xcsh's (pi's, oh-my-pi's) database, or Claude Code's or Codex's history.jsonl. */
+  agent: 'xcsh' | 'claude' | 'codex';
   /** The database has the FTS5 index (else search falls back to LIKE, and says so). */
   hasFts: boolean;
   /** Rows in the WAL that were applied (committed but not checkpointed). */
@@ -91,6 +101,7 @@ export interface PromptHistory {
   /** Damage the snapshot worked around (a WAL commit claiming more than the files hold…), one sentence each. */
   problems: string[];
   mtimeMs: number;
+  /** `usedFts`: the search matched words by their starts (FTS5, or a history.jsonl's own word match); false: by substring. */
   query(q: HistoryQuery): { entries: HistoryEntry[]; usedFts: boolean };
   /** Every working directory with its prompt count, most prompts first. */
   cwds(): { cwd: string | null; count: number }[];
@@ -150,6 +161,7 @@ export async function openPromptHistory(path: string): Promise<PromptHistory> {
     const select = `SELECT h.id AS id, h.prompt AS prompt, h.created_at AS created_at, ${cwdCol} AS cwd FROM history h`;
     return {
       path,
+      agent: 'xcsh',
       hasFts,
       walFrames: db.snapshot.walFramesApplied,
       hotJournal: db.snapshot.hotJournal,

@@ -234,6 +234,7 @@ export async function readDshFileRows(path: string, maxRows: number): Promise<Wh
     cwd: typeof header?.cwd === 'string' ? header.cwd : null,
     titleText,
     created,
+    agent: 'dsh',
   };
 }
 

@@ -15,7 +15,8 @@
 //    one rowid range, so results group by session without a join, and a session's own matches
 //    are a range query.
 //  - entries: per row the entry id to open, its time and its byte range in the file.
-//  - files: per file its identity and where an appended tail starts (incremental updates).
+//  - files: per file its identity and where an appended tail starts (incremental updates), and
+//    the agent (format) that wrote it, which says how a row's bytes read back.
 import { chmodSync, closeSync, existsSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadSqliteWasm, type Sqlite3 } from '../store/sqliteWasm';
@@ -25,9 +26,10 @@ import { makePrivateDir } from '../store/privateDir';
 
 /**
  * Bumped when the layout or what is indexed changes: an older index is rebuilt. 3: dsh logs are
- * indexed (an index of 2 holds raw dsh logs as unchanged files without rows).
+ * indexed (an index of 2 holds raw dsh logs as unchanged files without rows). 4: Codex rollouts and
+ * Claude Code transcripts are indexed, each file knows its agent, and every row has its agent token.
  */
-export const INDEX_SCHEMA_VERSION = 3;
+export const INDEX_SCHEMA_VERSION = 4;
 export const ROWS_PER_FILE = 2 ** 24;
 /** SQLite's application id of our index files ('SLix'): what tells our index from any other database. */
 export const INDEX_APPLICATION_ID = 0x534c6978;
@@ -52,7 +54,7 @@ CREATE TABLE files(
   dev INTEGER, ino INTEGER, size INTEGER, mtime REAL,
   bytes INTEGER, resume_from INTEGER, resume_line INTEGER, head TEXT, seam TEXT, tail_ok INTEGER,
   next_seq INTEGER NOT NULL,
-  cwd TEXT, title TEXT, created INTEGER, rows INTEGER NOT NULL DEFAULT 0
+  cwd TEXT, title TEXT, created INTEGER, rows INTEGER NOT NULL DEFAULT 0, agent TEXT
 );
 CREATE TABLE entries(id INTEGER PRIMARY KEY, eid TEXT NOT NULL, ts INTEGER, off INTEGER NOT NULL, len INTEGER NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5(body, meta, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');

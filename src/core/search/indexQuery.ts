@@ -7,7 +7,9 @@ import { ROWS_PER_FILE, type Db } from './indexDb';
 import { ftsMatchExpression, needsTextCheck, textCheck, type SearchQuery } from './queryLanguage';
 import { entrySearchFields } from './searchText';
 import { dshRowText, isDshSurfaceRecord } from './dshSearch';
-import { startsWithZstdMagic } from '../formats/detect';
+import { codexRowText } from './codexSearch';
+import { claudeRowText } from './claudeSearch';
+import { startsWithZstdMagic, type SessionFormat } from '../formats/detect';
 import { makeSnippet, type Snippet } from './snippet';
 
 export interface SessionHit {
@@ -18,6 +20,8 @@ export interface SessionHit {
   matches: number;
   /** The session's title matches. */
   titleMatch: boolean;
+  /** The agent that wrote it (null: not known to this index). */
+  agent: SessionFormat | null;
 }
 
 export interface SessionResults {
@@ -56,6 +60,7 @@ interface FileInfo {
   cwd: string | null;
   title: string | null;
   mtime: number;
+  agent: SessionFormat | null;
 }
 
 /** The files table as read by the last query, while nothing was written since (total_changes() says). */
@@ -66,7 +71,7 @@ function fileInfos(db: Db): Map<number, FileInfo> {
   const hit = fileInfoCache.get(db);
   if (hit && hit.changes === changes) return hit.files;
   const out = new Map<number, FileInfo>();
-  for (const r of db.selectObjects('SELECT id, path, cwd, title, mtime FROM files') as unknown as FileInfo[]) out.set(r.id, r);
+  for (const r of db.selectObjects('SELECT id, path, cwd, title, mtime, agent FROM files') as unknown as FileInfo[]) out.set(r.id, r);
   fileInfoCache.set(db, { changes, files: out });
   return out;
 }
@@ -129,11 +134,14 @@ export class RangeReader {
 /**
  * The searchable text of the record at a byte range ('' when it no longer parses). `eid` is the
  * row's entry id: a dsh zstd row's bytes are the whole frame holding its record, and the seq in
- * the id picks the record (dshSearch.ts).
+ * the id picks the record (dshSearch.ts); a Codex row's id names its line. `agent`: the file's
+ * (a Codex or Claude Code line is read by its own format's rules).
  */
-export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean, eid = ''): string {
+export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean, eid = '', agent: SessionFormat | null = null): string {
   const buf = reader.read(path, off, len);
   if (!buf) return '';
+  if (agent === 'codex') return isTitle ? '' : codexRowText(buf, eid);
+  if (agent === 'claude') return claudeRowText(buf, isTitle);
   if (startsWithZstdMagic(buf)) return dshRowText(buf, eid, isTitle);
   try {
     const v = JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
@@ -162,7 +170,7 @@ const firstRowsOf = new WeakMap<SessionResults, Map<number, number[]>>();
 /** The sessions that match, best first. */
 export function querySessions(db: Db, q: SearchQuery): SessionResults {
   const expr = ftsMatchExpression(q);
-  if (expr === null) return { sessions: [], rows: 0, approximate: false, problems: ['the query has no word to look up (add a word, a "phrase", role: or tool:)'] };
+  if (expr === null) return { sessions: [], rows: 0, approximate: false, problems: ['the query has no word to look up (add a word, a "phrase", role:, tool: or agent:)'] };
   const files = fileInfos(db);
   const allowed = projectFilter(q, files);
   const time = timeClause(q);
@@ -195,7 +203,7 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
         const f = files.get(fid);
         if (!f || (allowed && !allowed.has(fid))) continue;
         const isTitle = c.id % ROWS_PER_FILE === 0;
-        if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle, c.eid), q)) continue;
+        if (!textCheck(rowText(reader, f.path, c.off, c.len, isTitle, c.eid, f.agent), q)) continue;
         const g = groups.get(fid) ?? { n: 0, title: false };
         if (isTitle) g.title = true;
         else g.n++;
@@ -233,7 +241,7 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
   for (const [fid, g] of groups) {
     const f = files.get(fid);
     if (!f) continue;
-    sessions.push({ file: f.path, cwd: f.cwd, title: f.title, matches: g.n, titleMatch: g.title });
+    sessions.push({ file: f.path, cwd: f.cwd, title: f.title, matches: g.n, titleMatch: g.title, agent: f.agent });
   }
   const mtime = (s: SessionHit): number => files.get(idOf(files, s.file))?.mtime ?? 0;
   sessions.sort((a, b) => Number(b.titleMatch) - Number(a.titleMatch) || b.matches - a.matches || mtime(b) - mtime(a));
@@ -259,11 +267,11 @@ export function fileIdOf(db: Db, path: string): number | null {
 }
 
 /** What a query over one session's rows needs (its rowid range from `lo`), or null when it can match nothing there. */
-function sessionScope(db: Db, q: SearchQuery, path: string): { expr: string; time: { sql: string; bind: number[] }; lo: number; check: boolean } | null {
+function sessionScope(db: Db, q: SearchQuery, path: string): { expr: string; time: { sql: string; bind: number[] }; lo: number; check: boolean; agent: SessionFormat | null } | null {
   const expr = ftsMatchExpression(q);
   const fid = fileIdOf(db, path);
   if (expr === null || fid === null) return null;
-  return { expr, time: timeClause(q), lo: fid * ROWS_PER_FILE, check: needsTextCheck(q) };
+  return { expr, time: timeClause(q), lo: fid * ROWS_PER_FILE, check: needsTextCheck(q), agent: fileInfos(db).get(fid)?.agent ?? null };
 }
 
 /**
@@ -273,7 +281,7 @@ function sessionScope(db: Db, q: SearchQuery, path: string): { expr: string; tim
 export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: number): EntryHit[] {
   const scope = sessionScope(db, q, path);
   if (scope === null) return [];
-  const { expr, time, lo, check } = scope;
+  const { expr, time, lo, check, agent } = scope;
   // The FTS5 query alone, then its rows' details: joined in one statement, SQLite drives the
   // join from `entries` and probes the index row by row (ten times slower).
   const want = check ? CHECK_LIMIT : limit;
@@ -293,7 +301,7 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   try {
     for (const r of rows) {
       if (out.length >= limit) break;
-      const text = rowText(reader, path, r.off, r.len, r.id === lo, r.eid);
+      const text = rowText(reader, path, r.off, r.len, r.id === lo, r.eid, agent);
       if (check && !textCheck(text, q)) continue;
       out.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
     }
@@ -337,7 +345,7 @@ export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, pa
         if (list.length >= per) break;
         const r = found.get(id);
         if (!r) continue;
-        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0, r.eid);
+        const text = rowText(reader, p, r.off, r.len, id % ROWS_PER_FILE === 0, r.eid, files.get(fid)?.agent ?? null);
         if (check && !textCheck(text, q)) continue;
         list.push({ entryId: r.eid, time: r.ts, snippet: makeSnippet(text, q) });
       }
@@ -353,7 +361,7 @@ export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, pa
 export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 100_000): string[] {
   const scope = sessionScope(db, q, path);
   if (scope === null) return [];
-  const { expr, time, lo, check } = scope;
+  const { expr, time, lo, check, agent } = scope;
   const rows = db.selectObjects(
     `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} LIMIT ?`,
     [expr, lo, lo + ROWS_PER_FILE, ...time.bind, limit],
@@ -361,7 +369,7 @@ export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 10
   if (!check) return [...new Set(rows.map((r) => r.eid))];
   const reader = new RangeReader();
   try {
-    return [...new Set(rows.filter((r) => textCheck(rowText(reader, path, r.off, r.len, false, r.eid), q)).map((r) => r.eid))];
+    return [...new Set(rows.filter((r) => textCheck(rowText(reader, path, r.off, r.len, false, r.eid, agent), q)).map((r) => r.eid))];
   } finally {
     reader.close();
   }

@@ -2,13 +2,15 @@
 // (indexUpdate.ts): the read needs no database, so a bulk build can run it in a second thread
 // (indexReadAhead.ts) while the index's own thread does nothing but SQLite's work. Its result
 // is plain data (structured-cloneable) for that reason.
-import { open } from 'node:fs/promises';
-import { isDshHeader, startsWithZstdMagic } from '../formats/detect';
+import type { SessionFormat } from '../formats/detect';
+import { sniffSessionFile } from '../formats/sniff';
 import { loadSessionFile } from '../formats/xcsh/load';
 import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
 import type { ViewEntry } from '../tree/treeView';
 import { entrySearchFields } from './searchText';
 import { readDshFileRows } from './dshSearch';
+import { readCodexFileRows } from './codexSearch';
+import { readClaudeFileRows } from './claudeSearch';
 
 /** One row of the index: the searchable text, its meta tokens, the entry to open, its time and bytes. */
 export interface IndexRow {
@@ -36,6 +38,8 @@ export interface WholeFileRows {
   cwd: string | null;
   titleText: string | null;
   created: number | null;
+  /** The agent that wrote it (its format, by content): an `agent:` token on every row, and how a row's bytes read back. */
+  agent: SessionFormat;
 }
 
 /** Entry rows of `entries` (those with an id), with their byte ranges. */
@@ -49,34 +53,18 @@ export function entryIndexRows(entries: readonly ViewEntry[], starts: readonly n
   return out;
 }
 
-/** Bytes read to tell a dsh log from an xcsh session (a dsh header line is far shorter). */
-const SNIFF_BYTES = 64 * 1024;
-
-/** Whether the file is a dsh log, by content (dsh-format.md §3: zstd magic, or a dsh header line). */
-export async function isDshLogFile(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    const head = buf.subarray(0, bytesRead);
-    if (startsWithZstdMagic(head)) return true;
-    const nl = head.indexOf(10);
-    try {
-      return isDshHeader(JSON.parse(head.toString('utf8', 0, nl === -1 ? head.length : nl)));
-    } catch {
-      return false;
-    }
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
- * Reads a whole file with the project's own reader (a dsh log with the dsh reader: dshSearch.ts) (lenient, migrating in memory, stable ids for
- * v1/v2), so an indexed entry id is the id the editor shows. `maxRows`: the rows a file may hold.
+ * Reads a whole file with the reader of its format, told by content (formats/sniff.ts): a dsh log
+ * with the dsh reader (dshSearch.ts), a Codex rollout and a Claude Code transcript with theirs
+ * (codexSearch.ts, claudeSearch.ts), anything else as xcsh (lenient, migrating in memory, stable
+ * ids for v1/v2) — so an indexed entry id is the id the editor shows. `maxRows`: the rows a file may hold.
  */
 export async function readWholeFile(path: string, maxRows: number): Promise<WholeFileRows> {
-  if (await isDshLogFile(path)) return readDshFileRows(path, maxRows);
+  const sniff = await sniffSessionFile(path);
+  const format = sniff.kind === 'session' ? sniff.format : 'xcsh';
+  if (format === 'dsh') return readDshFileRows(path, maxRows);
+  if (format === 'codex') return readCodexFileRows(path, maxRows);
+  if (format === 'claude') return readClaudeFileRows(path, maxRows);
   const loaded = await loadSessionFile(path);
   const header = loaded.header;
   const titleText = [typeof header?.title === 'string' ? header.title : '', typeof loaded.titleLine?.title === 'string' ? loaded.titleLine.title : ''].filter((t) => t.trim() !== '').join('\n');
@@ -103,5 +91,6 @@ export async function readWholeFile(path: string, maxRows: number): Promise<Whol
     cwd: typeof header?.cwd === 'string' ? header.cwd : null,
     titleText: titleText || null,
     created,
+    agent: 'xcsh',
   };
 }

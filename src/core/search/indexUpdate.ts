@@ -4,7 +4,9 @@
 //    as the editor's live tail, src/core/formats/xcsh/tail.ts): only the new bytes are read;
 //  - renamed (a vanished path whose inode, size and mtime reappear under a new path): the path
 //    is updated, nothing is read;
-//  - anything else (rewritten, migrated, damaged): its rows are dropped and it is read again;
+//  - anything else (rewritten, migrated, damaged; any change to a dsh log, a Codex rollout or a
+//    Claude Code transcript, whose readers have no appended-tail state): its rows are dropped and
+//    it is read again;
 //  - gone: its rows are dropped.
 // Reading uses the project's own reader (indexRead.ts), so an indexed entry id is the id the
 // editor shows.
@@ -16,6 +18,8 @@ import { readJsonlFile } from '../formats/xcsh/jsonl';
 import { readFileIdentity, takeEntries } from '../formats/xcsh/load';
 import type { Sqlite3 } from '../store/sqliteWasm';
 import type { ViewEntry } from '../tree/treeView';
+import type { SessionFormat } from '../formats/detect';
+import { AGENT_TOKEN, filterToken } from './searchText';
 import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, setMergePolicy, type Db } from './indexDb';
 import { RowWriter } from './rowWriter';
 import { entryIndexRows, readWholeFile, type IndexRow, type WholeFileRows } from './indexRead';
@@ -109,12 +113,13 @@ export function dropFileRows(db: Db, id: number): void {
   db.exec({ sql: 'DELETE FROM entries WHERE id >= ? AND id < ?', bind: [lo, lo + ROWS_PER_FILE] });
 }
 
-/** Writes `rows` under file `fileId` from sequence `firstSeq` on; the next free sequence. */
-function writeRows(w: RowWriter, fileId: number, firstSeq: number, rows: readonly IndexRow[]): number {
+/** Writes `rows` under file `fileId` from sequence `firstSeq` on, each with the file's agent token; the next free sequence. */
+function writeRows(w: RowWriter, fileId: number, firstSeq: number, rows: readonly IndexRow[], agent: SessionFormat): number {
   let seq = firstSeq;
+  const agentToken = filterToken(AGENT_TOKEN, agent);
   for (const r of rows) {
     if (seq >= ROWS_PER_FILE) break;
-    w.add(fileId * ROWS_PER_FILE + seq, r.body, r.meta, r.eid, r.ts, r.off, r.len);
+    w.add(fileId * ROWS_PER_FILE + seq, r.body, r.meta === '' ? agentToken : `${r.meta} ${agentToken}`, r.eid, r.ts, r.off, r.len);
     seq++;
   }
   return seq;
@@ -122,11 +127,11 @@ function writeRows(w: RowWriter, fileId: number, firstSeq: number, rows: readonl
 
 /** Writes a whole file's rows under `fileId` (sequence 0 is the title row) and its `files` columns. */
 function writeWhole(db: Db, w: RowWriter, fileId: number, st: Stats, f: WholeFileRows): void {
-  if (f.title) writeRows(w, fileId, 0, [f.title]);
-  const next = writeRows(w, fileId, 1, f.rows);
+  if (f.title) writeRows(w, fileId, 0, [f.title], f.agent);
+  const next = writeRows(w, fileId, 1, f.rows, f.agent);
   db.exec({
-    sql: `UPDATE files SET dev=?, ino=?, size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, cwd=?, title=?, created=?, rows=? WHERE id=?`,
-    bind: [st.dev, st.ino, st.size, st.mtimeMs, f.bytes, f.resumeFrom, f.resumeLine, f.head, f.seam, f.tailOk ? 1 : 0, next, f.cwd, f.titleText, f.created, next, fileId],
+    sql: `UPDATE files SET dev=?, ino=?, size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, cwd=?, title=?, created=?, rows=?, agent=? WHERE id=?`,
+    bind: [st.dev, st.ino, st.size, st.mtimeMs, f.bytes, f.resumeFrom, f.resumeLine, f.head, f.seam, f.tailOk ? 1 : 0, next, f.cwd, f.titleText, f.created, next, f.agent, fileId],
   });
 }
 
@@ -144,7 +149,8 @@ async function indexTail(db: Db, w: RowWriter, row: FileRow, st: Stats): Promise
   const lastEntryLine = cols.entryLines.length > 0 ? cols.entryLines[cols.entryLines.length - 1]! : 0;
   const resume = tail.resume;
   const tailOk = resume.from === tail.bytes || lastEntryLine < resume.startLine + 1;
-  const next = writeRows(w, row.id, row.next_seq, entryIndexRows(cols.entries as unknown as ViewEntry[], cols.entryStarts, cols.entryEnds, ROWS_PER_FILE));
+  // (Only an xcsh session's tail is read alone: every other reader sets tail_ok false.)
+  const next = writeRows(w, row.id, row.next_seq, entryIndexRows(cols.entries as unknown as ViewEntry[], cols.entryStarts, cols.entryEnds, ROWS_PER_FILE), 'xcsh');
   db.exec({
     sql: 'UPDATE files SET size=?, mtime=?, bytes=?, resume_from=?, resume_line=?, head=?, seam=?, tail_ok=?, next_seq=?, rows=? WHERE id=?',
     bind: [st.size, st.mtimeMs, Math.max(row.bytes, tail.bytes), resume.from, resume.startLine, after.head, after.seam, tailOk ? 1 : 0, next, next, row.id],

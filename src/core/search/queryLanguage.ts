@@ -6,14 +6,19 @@
 //   role:user        the entry's message role (or entry type: role:compaction); several OR-ed
 //   tool:bash        a tool call or result of that tool; several OR-ed
 //   project:<name>   sessions whose cwd or project folder contains <name>
+//   agent:codex      sessions the agent wrote: xcsh (pi and oh-my-pi too), dsh, claude, codex; several OR-ed
 //   after:2026-06-01, before:2026-06-30   entry time (a day is taken in UTC; before: excludes it)
 // Words are split as the index's tokenizer (FTS5 unicode61, diacritics removed) splits text:
 // runs of letters and digits, so `parse_jsonl` is the two words "parse" and "jsonl".
-import { filterToken, ROLE_TOKEN, TOOL_TOKEN } from './searchText';
+import type { SessionFormat } from '../formats/detect';
+import { AGENT_TOKEN, filterToken, ROLE_TOKEN, TOOL_TOKEN } from './searchText';
 import { foldWord, NON_ASCII, TOKEN } from '../../protocol/wordMatch';
 
 // (Shared with the webview, which marks a jump's words with them: src/protocol/wordMatch.ts.)
 export { foldWord, matchRanges, wordSpans } from '../../protocol/wordMatch';
+
+/** What `agent:` accepts, and the format each names (pi and oh-my-pi write xcsh's format). */
+const AGENT_NAMES: Readonly<Record<string, SessionFormat>> = { xcsh: 'xcsh', pi: 'xcsh', omp: 'xcsh', dsh: 'dsh', deepseek: 'dsh', claude: 'claude', 'claude-code': 'claude', codex: 'codex' };
 
 export interface SearchQuery {
   /** Whole words, folded. */
@@ -27,6 +32,8 @@ export interface SearchQuery {
   roles: string[];
   tools: string[];
   projects: string[];
+  /** `agent:` filters, as formats (no duplicates). */
+  agents: SessionFormat[];
   /** Epoch ms bounds: entries at or after `after`, before `before`. */
   after: number | null;
   before: number | null;
@@ -69,17 +76,21 @@ function rawParts(query: string): { text: string; quoted: boolean; negated: bool
 }
 
 export function parseSearchQuery(query: string): SearchQuery {
-  const q: SearchQuery = { words: [], prefixes: [], phrases: [], excludes: [], roles: [], tools: [], projects: [], after: null, before: null, problems: [] };
+  const q: SearchQuery = { words: [], prefixes: [], phrases: [], excludes: [], roles: [], tools: [], projects: [], agents: [], after: null, before: null, problems: [] };
   for (const part of rawParts(query)) {
     if (!part.quoted && !part.negated) {
-      const kv = /^(role|tool|project|after|before):(.+)$/i.exec(part.text);
+      const kv = /^(role|tool|project|agent|after|before):(.+)$/i.exec(part.text);
       if (kv) {
         const key = kv[1]!.toLowerCase();
         const value = kv[2]!;
         if (key === 'role') q.roles.push(value.toLowerCase());
         else if (key === 'tool') q.tools.push(value.toLowerCase());
         else if (key === 'project') q.projects.push(value.toLowerCase());
-        else {
+        else if (key === 'agent') {
+          const agent = AGENT_NAMES[value.toLowerCase()];
+          if (agent === undefined) q.problems.push(`agent: expects xcsh, dsh, claude or codex, not "${value}"`);
+          else if (!q.agents.includes(agent)) q.agents.push(agent);
+        } else {
           const ms = parseDay(value);
           if (ms === null) q.problems.push(`${key}: expects a date like 2026-06-01, not "${value}"`);
           else if (key === 'after') q.after = ms;
@@ -104,9 +115,9 @@ export function parseSearchQuery(query: string): SearchQuery {
   return q;
 }
 
-/** Whether the query says anything the index can look up (a word, a phrase, a role or a tool). */
+/** Whether the query says anything the index can look up (a word, a phrase, a role, a tool or an agent). */
 export function hasPositiveTerms(q: SearchQuery): boolean {
-  return q.words.length > 0 || q.prefixes.length > 0 || q.phrases.length > 0 || q.roles.length > 0 || q.tools.length > 0;
+  return q.words.length > 0 || q.prefixes.length > 0 || q.phrases.length > 0 || q.roles.length > 0 || q.tools.length > 0 || q.agents.length > 0;
 }
 
 /** Whether the query is empty (nothing at all to search for). */
@@ -129,6 +140,7 @@ export function ftsMatchExpression(q: SearchQuery): string | null {
   for (const p of q.phrases) for (const w of p) parts.push(quote(w));
   if (q.roles.length > 0) parts.push(`(${q.roles.map((r) => quote(filterToken(ROLE_TOKEN, r))).join(' OR ')})`);
   if (q.tools.length > 0) parts.push(`(${q.tools.map((t) => quote(filterToken(TOOL_TOKEN, t))).join(' OR ')})`);
+  if (q.agents.length > 0) parts.push(`(${q.agents.map((a) => quote(filterToken(AGENT_TOKEN, a))).join(' OR ')})`);
   let expr = parts.join(' AND ');
   const single = q.excludes.filter((e) => e.length === 1).map((e) => quote(e[0]!));
   if (single.length > 0) expr = `(${expr}) NOT (${single.join(' OR ')})`;
@@ -215,6 +227,7 @@ export function describeQuery(q: SearchQuery): string {
   for (const r of q.roles) parts.push(`role:${r}`);
   for (const t of q.tools) parts.push(`tool:${t}`);
   for (const p of q.projects) parts.push(`project:${p}`);
+  for (const a of q.agents) parts.push(`agent:${a}`);
   if (q.after !== null) parts.push(`after:${new Date(q.after).toISOString().slice(0, 10)}`);
   if (q.before !== null) parts.push(`before:${new Date(q.before).toISOString().slice(0, 10)}`);
   return parts.join(' ');

@@ -2,7 +2,9 @@
 // names and arguments, tool output, summaries, labels, titles — not thinking blocks, which the
 // tree and the context preview show collapsed, nor signatures, ids, usage or image data), the
 // words of its role and type (plain words match them, as the Sessions view's search always did),
-// and the tokens the query language's filters use (`role:`, `tool:`).
+// and the tokens the query language's filters use (`role:`, `tool:`, `agent:`). Codex and Claude
+// Code records are indexed through the display messages their models show (messagesSearchFields),
+// so their text is what the editor shows, read by the same rules.
 import { contentText, roleOf, type ViewEntry } from '../tree/treeView';
 
 type Obj = Record<string, unknown>;
@@ -16,6 +18,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  */
 export const ROLE_TOKEN = 'zzslrole';
 export const TOOL_TOKEN = 'zzsltool';
+/** The agent that wrote the session (xcsh, dsh, codex, claude): on every row of a file, title included. */
+export const AGENT_TOKEN = 'zzslagent';
 
 /** A role or tool name as a filter token (letters and digits only, lower-cased). */
 export function filterToken(prefix: string, name: string): string {
@@ -125,4 +129,21 @@ export function entrySearchFields(e: ViewEntry): EntrySearchFields | null {
   }
   const meta = [e.type, role ?? '', role ? filterToken(ROLE_TOKEN, role) : filterToken(ROLE_TOKEN, e.type), ...tools.map((t) => filterToken(TOOL_TOKEN, t))].filter((s) => s !== '').join(' ');
   return { body, meta, openId, time: entryTime(e) };
+}
+
+/**
+ * The index row of a record another agent wrote, from the display messages its model shows for it
+ * (the xcsh message shape: codexDisplay.ts, claudeDisplay.ts): their text by the rules above,
+ * `role` as the `role:` token, the tools they call or answer as `tool:` tokens, and `words` (the
+ * record's type and kind) as plain meta words.
+ */
+export function messagesSearchFields(messages: readonly unknown[], words: readonly string[], role: string, openId: string, time: number | null): EntrySearchFields {
+  const tools: string[] = [];
+  const body = messages
+    .filter(isObj)
+    .map((m) => messageBody(m, tools))
+    .filter((p) => p !== '')
+    .join('\n');
+  const meta = [...words, role, filterToken(ROLE_TOKEN, role), ...tools.map((t) => filterToken(TOOL_TOKEN, t))].filter((s) => s !== '').join(' ');
+  return { body, meta, openId, time };
 }

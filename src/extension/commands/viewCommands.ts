@@ -226,7 +226,7 @@ export function registerViewCommands(provider: SessionsTreeProvider): vscode.Dis
               title: vscode.l10n.t('Search Sessions'),
               value: provider.query,
               prompt: vscode.l10n.t(
-                'Searches every session through an index: words (AND-ed, whole words; word* for a prefix), "exact phrase", -exclude, role:user, tool:bash, project:name, after:2026-06-01, before:2026-07-01. Empty clears.',
+                'Searches every session through an index: words (AND-ed, whole words; word* for a prefix), "exact phrase", -exclude, role:user, tool:bash, project:name, agent:codex (xcsh, dsh, claude, codex), after:2026-06-01, before:2026-07-01. Empty clears.',
               ),
             });
       if (q !== undefined) await provider.setSearch(q);

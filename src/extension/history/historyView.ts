@@ -1,11 +1,13 @@
 // The Prompt History view (issue 12): every prompt the user typed to the agent, from its history
-// database (read-only snapshots, src/core/history/promptHistory.ts), newest first and grouped by
-// day; a search through the database's own FTS5 index shows a flat list ranked by relevance.
+// database (read-only snapshots, src/core/history/promptHistory.ts) and Claude Code's and Codex's
+// history.jsonl (agentPromptHistory.ts), newest first and grouped by day; a search through the
+// database's own FTS5 index (a history.jsonl's word match) shows a flat list ranked by relevance.
 // Filterable by project (cwd). Each prompt can be copied or opened in the session that sent it.
 // A database that cannot be read is one sentence in the view, never an error dialog.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { dayOf, defaultHistoryPaths, describeHistoryError, HistoryError, openPromptHistory, type HistoryEntry } from '../../core/history/promptHistory';
+import { allDefaultHistoryPaths, openAnyPromptHistory } from '../../core/history/agentPromptHistory';
+import { dayOf, describeHistoryError, HistoryError, type HistoryEntry } from '../../core/history/promptHistory';
 
 export type HistoryNode = { kind: 'day'; day: string; entries: HistoryEntry[] } | { kind: 'prompt'; entry: HistoryEntry; source: string; id: string };
 
@@ -23,6 +25,13 @@ function dayLabel(day: string, now = new Date()): string {
   if (day === today) return vscode.l10n.t('Today');
   if (day === yesterday) return vscode.l10n.t('Yesterday');
   return day;
+}
+
+/** The agent a prompt was sent to, for a Claude Code or Codex history line ('' for xcsh's database). */
+function agentLabel(e: HistoryEntry): string {
+  if (e.agent === 'claude') return vscode.l10n.t('Claude Code');
+  if (e.agent === 'codex') return vscode.l10n.t('Codex');
+  return '';
 }
 
 const oneLine = (s: string, max = 140): string => {
@@ -48,8 +57,8 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
   private watchers: vscode.Disposable[] = [];
   private reloadTimer: NodeJS.Timeout | undefined;
 
-  /** `paths`: the history databases to read (default: the agents' own). */
-  constructor(private readonly paths: () => string[] = () => defaultHistoryPaths()) {}
+  /** `paths`: the histories to read (default: the agents' own databases and history.jsonl files). */
+  constructor(private readonly paths: () => string[] = () => allDefaultHistoryPaths()) {}
 
   attach(view: vscode.TreeView<HistoryNode>): void {
     this.treeView = view;
@@ -105,7 +114,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const counts = new Map<string | null, number>();
     for (const p of this.paths()) {
       try {
-        const h = await openPromptHistory(p);
+        const h = await openAnyPromptHistory(p);
         try {
           for (const c of h.cwds()) counts.set(c.cwd, (counts.get(c.cwd) ?? 0) + c.count);
         } finally {
@@ -123,9 +132,10 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const rows: { entry: HistoryEntry; source: string; rank: number }[] = [];
     let usedFts = true;
     let anyOpened = false;
+    let firstMissing: string | undefined;
     for (const p of this.paths()) {
       try {
-        const h = await openPromptHistory(p);
+        const h = await openAnyPromptHistory(p);
         anyOpened = true;
         try {
           const r = h.query({ ...(this.query ? { search: this.query } : {}), ...(this.cwd !== undefined ? { cwd: this.cwd } : {}), limit: LIMIT });
@@ -135,14 +145,15 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
           h.close();
         }
       } catch (e) {
-        // A missing omp/pi database is simply not there; a missing xcsh one is said only when nothing else is.
+        // A missing omp/pi database is simply not there; a missing xcsh one is said only when no other history opened.
         if (e instanceof HistoryError) {
           if (e.code !== 'missing') problems.push(describeHistoryError(e, vscode.l10n.t));
-          else if (p === this.paths()[0]) problems.push(describeHistoryError(e, vscode.l10n.t));
+          else if (p === this.paths()[0]) firstMissing = describeHistoryError(e, vscode.l10n.t);
         } else problems.push(vscode.l10n.t('The prompt history {0} cannot be read: {1}', p, e instanceof Error ? e.message : String(e)));
       }
     }
     // Ranked (search) or newest first; several databases interleave by the same order.
+    if (firstMissing !== undefined && !anyOpened) problems.unshift(firstMissing);
     rows.sort((a, b) => (this.query ? a.rank - b.rank : 0) || (b.entry.createdAt ?? -Infinity) - (a.entry.createdAt ?? -Infinity) || b.entry.id - a.entry.id);
     this.entries = rows.map(({ entry, source }) => ({ entry, source }));
     this.loaded = true;
@@ -201,10 +212,11 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
     const item = new vscode.TreeItem({ label: oneLine(e.prompt), highlights: this.highlights(oneLine(e.prompt)) }, vscode.TreeItemCollapsibleState.None);
     item.id = `prompt:${node.id}:${this.query}`;
     const project = e.cwd ? path.basename(e.cwd) : '';
-    item.description = [this.query && e.createdAt !== null ? dayOf(e.createdAt) : '', time, project].filter(Boolean).join(' · ');
+    const agent = agentLabel(e);
+    item.description = [this.query && e.createdAt !== null ? dayOf(e.createdAt) : '', time, project, agent].filter(Boolean).join(' · ');
     const tip = new vscode.MarkdownString();
     tip.appendCodeblock(e.prompt.length > 4000 ? `${e.prompt.slice(0, 4000)}…` : e.prompt, 'text');
-    tip.appendMarkdown(`\n\n${sent}${e.cwd ? ` · \`${e.cwd}\`` : ''}`);
+    tip.appendMarkdown(`\n\n${sent}${e.cwd ? ` · \`${e.cwd}\`` : ''}${agent ? ` · ${agent}` : ''}`);
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon('comment');
     item.contextValue = 'historyPrompt';

@@ -1,8 +1,9 @@
 // Registers the Prompt History view and its commands: search (the database's FTS5 index), clear,
 // filter by project, refresh, copy a prompt, and Open in Session (the session and the user
-// message where the prompt was sent, found by cwd and time; said plainly when none holds it).
+// message where the prompt was sent, found by cwd and time — a Claude Code or Codex prompt by the
+// session id its history.jsonl names; said plainly when none holds it).
 import * as vscode from 'vscode';
-import { locatePrompt } from '../../core/history/promptSessions';
+import { locateAnyPrompt } from '../../core/history/agentPromptSessions';
 import { prompts } from '../commands/prompts';
 import { resolveRoots } from '../sessions/catalog';
 import { HistoryTreeProvider, type HistoryNode } from './historyView';
@@ -27,10 +28,14 @@ function isPrompt(n: unknown): n is Extract<HistoryNode, { kind: 'prompt' }> {
 export async function openPromptInSession(node: unknown, roots = sessionRoots(), highlight?: string): Promise<{ file: string; entryId: string } | undefined> {
   if (!isPrompt(node)) return undefined;
   const e = node.entry;
-  const at = await vscode.window.withProgress({ location: { viewId: HistoryTreeProvider.viewId }, title: vscode.l10n.t('Finding the session of this prompt…') }, () => locatePrompt(e, roots));
+  const at = await vscode.window.withProgress({ location: { viewId: HistoryTreeProvider.viewId }, title: vscode.l10n.t('Finding the session of this prompt…') }, () => locateAnyPrompt(e, roots));
   if (!at) {
     prompts.info(
-      !e.cwd
+      e.agent !== undefined
+        ? e.sessionId
+          ? vscode.l10n.t('No session under the sessions roots holds this prompt any more (session {0}).', e.sessionId)
+          : vscode.l10n.t('This prompt names no session in the history, so its session cannot be found.')
+        : !e.cwd
         ? vscode.l10n.t('This prompt has no working folder in the history, so its session cannot be found.')
         : e.createdAt === null
           ? vscode.l10n.t('This prompt has no usable time in the history, so its session cannot be found.')

@@ -75,6 +75,14 @@ const toolName = (item: Obj): string => {
   return ns ? `${ns}.${name}` : name;
 };
 
+/** Response items that call a tool. */
+export const CALL_TYPES: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call', 'web_search_call', 'image_generation_call']);
+
+/** The tool a call item (with a `call_id`) runs, which names the output answering it; null for any other item. */
+export function callToolName(item: Obj): string | null {
+  return CALL_TYPES.has(String(item.type)) && typeof item.call_id === 'string' ? (str(item.name) ?? String(item.type).replace(/_call$/, '')) : null;
+}
+
 /** The display usage of a response (cached and cache-write tokens are parts of the input, C §4). */
 export function displayUsage(u: CodexUsage): { input: number; output: number; cacheRead: number; cacheWrite: number; cost: { total: number } } {
   return { input: Math.max(0, u.input - u.cachedInput - u.cacheWrite), output: u.output, cacheRead: u.cachedInput, cacheWrite: u.cacheWrite, cost: { total: 0 } };

@@ -22,7 +22,7 @@ import { chartRows, computeContext, cutViews, messageViews, notRecordedSentence,
 import { CodexDocuments } from './codexDocuments';
 import type { SessionDocuments } from '../documents';
 import { outlineTreeWindow } from '../outlineTree';
-import { dataUrlMime, recordKind, recordPreview } from './codexDisplay';
+import { CALL_TYPES, callToolName, dataUrlMime, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
 
 /** The format value of a Codex session. */
@@ -31,7 +31,6 @@ export { CODEX_READ_ONLY_REASON };
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 const CACHED_CONTEXTS = 4;
-const CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call', 'web_search_call', 'image_generation_call']);
 
 export interface CodexModelOptions extends ModelOptions {
   /** The Codex home whose session_index.jsonl names threads (default: the folder above `sessions/` on the path). */
@@ -90,7 +89,8 @@ export class CodexModel implements LocalSessionModel {
     const toolNames = new Map<string, string>();
     const turnContexts: number[] = [];
     const noteCall = (p: Obj): void => {
-      if (CALL_TYPES.has(String(p.type)) && typeof p.call_id === 'string') toolNames.set(p.call_id, str(p.name) ?? String(p.type).replace(/_call$/, ''));
+      const name = callToolName(p);
+      if (name !== null) toolNames.set(p.call_id as string, name);
     };
     records.forEach((r, i) => {
       indexOfLine.set(r.line, i);
