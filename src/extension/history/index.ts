@@ -47,6 +47,12 @@ export async function openPromptInSession(node: unknown, roots = sessionRoots(),
   return { file: at.file, entryId: at.entryId };
 }
 
+/** The history's search as the words to mark where a prompt opens: each matches the start of a word, as the search does. */
+function historyHighlight(query: string): string | undefined {
+  const words = query.split(/\s+/).map((w) => w.replace(/["*]/g, '')).filter((w) => w !== '');
+  return words.length > 0 ? words.map((w) => `${w}*`).join(' ') : undefined;
+}
+
 export function registerHistoryView(context: vscode.ExtensionContext, paths?: () => string[]): HistoryViewApi {
   const provider = new HistoryTreeProvider(paths);
   const treeView = vscode.window.createTreeView(HistoryTreeProvider.viewId, { treeDataProvider: provider, showCollapseAll: true });
@@ -82,7 +88,7 @@ export function registerHistoryView(context: vscode.ExtensionContext, paths?: ()
       await vscode.env.clipboard.writeText(target.entry.prompt);
       return target.entry.prompt;
     }),
-    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt), sessionRoots(), provider.query || undefined)),
+    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt), sessionRoots(), historyHighlight(provider.query))),
   );
   return { provider, treeView };
 }
