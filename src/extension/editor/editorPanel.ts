@@ -84,9 +84,8 @@ export class EditorPanel implements vscode.Disposable {
   private reloaded = false;
   /** The answers that the last `init` carried (for the paint's log line). */
   private carried = 0;
-  /** Settles with the first page's `hello`: whether it restores state (see postInitAhead). */
-  private readonly hello: Promise<boolean>;
-  private heardHello: (restored: boolean) => void = () => undefined;
+  /** The page said (`hello`) that it restores its own state: nothing more is posted to it ahead of its `ready`. */
+  private restoring = false;
 
   constructor(
     readonly document: SessionDocument,
@@ -94,7 +93,6 @@ export class EditorPanel implements vscode.Disposable {
     private readonly hooks: PanelHooks,
   ) {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
-    this.hello = new Promise((resolve) => (this.heardHello = resolve));
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
       document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
@@ -121,17 +119,18 @@ export class EditorPanel implements vscode.Disposable {
   }
 
   /**
-   * Posts the first paint's `init` as soon as it is computed and the page has said `hello` (the
-   * first thing it does, ahead of parsing its bundle), before it says `ready`: VS Code holds what is
-   * posted to a page before its `load` and hands it over once its scripts ran, so the rows are drawn
-   * without waiting for its `ready` (two round trips, before: `ready` → `init`, then its requests →
-   * their answers). A page that restores its state (a window reload) asks with its `ready` as usual.
+   * Posts the first paint's `init` as soon as it is computed, before the page says `ready`: VS Code
+   * holds what is posted to a page before its `load` and hands it over once its scripts ran, so the
+   * rows are drawn without waiting for its `ready` (two round trips, before: `ready` → `init`, then
+   * its requests → their answers). A page that restores its state (a window reload) asks with its
+   * `ready` as usual. (Putting the first paint in the page itself was tried: VS Code waits for the
+   * page before it begins the webview's document, so waiting for the first paint delayed everything.)
    */
   private async postInitAhead(): Promise<void> {
-    // Not before the page said `hello`: it exists then (what is posted to it waits for its `load`),
-    // and a page that restores its state is left to ask with its `ready`.
-    const [ahead, restored] = await Promise.all([this.firstPaint, this.hello]);
-    if (!ahead || restored || !this.mayPostAhead()) return;
+    // (Not waiting for the page's `hello`: that cost a round trip, ~50 ms, before the rows were
+    // drawn. A page that restores its state ignores it.)
+    const ahead = await this.firstPaint;
+    if (!ahead || this.restoring || !this.mayPostAhead()) return;
     this.initAhead = true;
     this.carried = 3;
     this.send({ type: 'init', summary: ahead.summary, selectLeafId: ahead.leafId, followDefault: true, first: ahead.first, ahead: true });
@@ -143,8 +142,8 @@ export class EditorPanel implements vscode.Disposable {
    * indexes it, for a fresh page to paint once its scripts ran (as `init` is: postInitAhead).
    */
   private async postPeekAhead(): Promise<void> {
-    const [peek, restored] = await Promise.all([this.document.peek(), this.hello]);
-    if (!peek || restored || !this.mayPostAhead()) return;
+    const peek = await this.document.peek();
+    if (!peek || this.restoring || !this.mayPostAhead()) return;
     if (this.document.settled) return; // the `init` follows at once
     this.peekAhead = true;
     this.send({ type: 'peek', peek, ahead: true });
@@ -195,7 +194,7 @@ export class EditorPanel implements vscode.Disposable {
     switch (msg.type) {
       case 'hello':
         this.hooks.log(`[editor] ${this.document.uri.fsPath}: the page said hello ${this.sinceOpen().toFixed(0)} ms after open${msg.restored ? ' (it restores its state)' : ''}`);
-        this.heardHello(msg.restored);
+        this.restoring = msg.restored;
         return;
       case 'ready':
         if (msg.again) {
