@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { diagnosticLines } from '../../core/diagnostics';
 import { decodeCwd } from '../../core/formats/xcsh/cwd';
 import { idFromFileName } from '../../core/discovery/discovery';
+import { readSessionName } from '../../core/sessionName';
 import { generateEntryId } from '../../core/formats/xcsh/ids';
 import { readJsonlPrefix } from '../../core/formats/xcsh/jsonl';
 import { loadSessionFile, type LoadedSession } from '../../core/formats/xcsh/load';
@@ -177,7 +178,7 @@ export async function migrateSessions(provider: SessionsTreeProvider, arg?: unkn
   ].join('\n');
   const question =
     plans.length === 1
-      ? vscode.l10n.t('Migrate {0} to v3?', path.basename(plans[0]!.file))
+      ? vscode.l10n.t('Migrate “{0}” to v3?', await readSessionName(plans[0]!.file))
       : vscode.l10n.t('Migrate {0} sessions to v3?', plans.length);
   const migrate = vscode.l10n.t('Migrate');
   const go = await prompts.confirm(question, detail, migrate);
@@ -287,7 +288,7 @@ export async function repairIntoNewFile(provider: SessionsTreeProvider, arg?: un
     vscode.l10n.t('The original stays untouched: {0}', file),
   ].join('\n');
   const repair = vscode.l10n.t('Repair');
-  const go = await prompts.confirm(vscode.l10n.t('Repair {0} into a new file?', path.basename(file)), detail, repair);
+  const go = await prompts.confirm(vscode.l10n.t('Repair “{0}” into a new file?', await readSessionName(file)), detail, repair);
   if (go !== repair) return undefined;
   for (let n = 1; n < 100; n++) {
     const target = await repairTarget(file, n);

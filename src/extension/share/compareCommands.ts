@@ -12,6 +12,7 @@ import { toolCallDiff } from '../../core/compare/toolDiff';
 import { outputDocName, resultDiff } from '../../core/compare/toolOutput';
 import type { SessionModel } from '../../core/engine/model';
 import { openSessionModel } from '../../core/engine/openModel';
+import { readSessionName } from '../../core/sessionName';
 import type { Block, MessageView } from '../../protocol/messages';
 import { activeEditor, editorOf, keepSessionTab } from '../editor/editorSelection';
 import { prompts, reportingErrors } from '../commands/prompts';
@@ -102,10 +103,10 @@ export async function compareWithLeaf(provider: SessionsTreeProvider, docs: Virt
   const c = await withModel(t.file, (a) => withModel(right.file, (b) => compareLeaves({ model: a, leafId: leftLeaf }, { model: b, leafId: right.leafId }, vscode.l10n.t)));
   const leftUri = docs.add(`${leftLeaf ?? 'default'}.md`, c.left);
   const rightUri = docs.add(`${right.leafId}.md`, c.right);
-  const title =
-    c.shared === 1
-      ? vscode.l10n.t('{0} ↔ {1} ({2} shared message)', leftLeaf ?? '', right.leafId, 1)
-      : vscode.l10n.t('{0} ↔ {1} ({2} shared messages)', leftLeaf ?? '', right.leafId, c.shared);
+  // Named by the sessions' titles (issue 25): "Fix the parser: a1b2 ↔ c3d4", or "Fix the parser ↔ Fork of …".
+  const [leftName, rightName] = await Promise.all([readSessionName(t.file, 40), readSessionName(right.file, 40)]);
+  const sides = right.file === t.file ? vscode.l10n.t('{0}: {1} ↔ {2}', leftName, leftLeaf ?? '', right.leafId) : vscode.l10n.t('{0} ↔ {1}', leftName, rightName);
+  const title = c.shared === 1 ? vscode.l10n.t('{0} ({1} shared message)', sides, 1) : vscode.l10n.t('{0} ({1} shared messages)', sides, c.shared);
   await vscode.commands.executeCommand('vscode.diff', leftUri, rightUri, title, { preview: false, selection: c.divergenceLine.right ? new vscode.Range(c.divergenceLine.right - 1, 0, c.divergenceLine.right - 1, 0) : undefined });
   return { shared: c.shared, left: leftUri, right: rightUri, divergenceLine: c.divergenceLine };
 }

@@ -11,6 +11,7 @@ import type { SessionModel } from '../../core/engine/model';
 import { detectFileFormat, openSessionModel, sessionReader } from '../../core/engine/openModel';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
+import { readNameFacts, readSessionName, sessionFileStem } from '../../core/sessionName';
 import { activeEditor, editorOf } from '../editor/editorSelection';
 import { isLoomNode, targetFiles } from '../commands/targets';
 import { noteOwnWrite, requireTrust } from '../commands/guardedWrite';
@@ -93,7 +94,8 @@ export async function exportContextMarkdown(provider: SessionsTreeProvider, arg?
 
 /** Asks where to save an export (never the session file itself). */
 async function saveTarget(t: ShareTarget, title: string, ext: string, filters: Record<string, string[]>): Promise<vscode.Uri | undefined> {
-  const base = path.basename(t.file).replace(/\.jsonl(\.zstd)?$/, '');
+  // Named by the session's title (issue 25), not its timestamped file name.
+  const base = sessionFileStem(await readNameFacts(t.file));
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const target = await vscode.window.showSaveDialog({ title, defaultUri: vscode.Uri.joinPath(folder, `${base}${t.entryId ? `-${t.entryId}` : ''}.${ext}`), filters });
   if (target?.fsPath === t.file) return void prompts.error(vscode.l10n.t('{0}: the export cannot replace the session file.', title));
@@ -167,7 +169,8 @@ export async function newSessionFromHere(provider: SessionsTreeProvider, arg?: u
   const find = () => provider.findSession(forked);
   await revealAndSelect(provider, await find(), find, false).catch(() => undefined);
   const copy = vscode.l10n.t('Copy Resume Command');
-  void Promise.resolve(prompts.info(vscode.l10n.t('New Session from Here: wrote {0}; {1} is unchanged.', path.basename(forked), path.basename(t.file)), copy)).then((c) =>
+  const [forkName, sourceName] = await Promise.all([readSessionName(forked), readSessionName(t.file)]);
+  void Promise.resolve(prompts.info(vscode.l10n.t('New Session from Here: wrote “{0}” ({1}); “{2}” is unchanged.', forkName, path.basename(forked), sourceName), copy)).then((c) =>
     c === copy ? vscode.env.clipboard.writeText(resumeCommand(forked)) : undefined,
   );
   return forked;

@@ -12,6 +12,7 @@ import { click, frameEval, harnessAvailable, screenshot } from './harness';
 import { chartPoints } from '../../../src/protocol/chartData';
 import { openSessionModel } from '../../../src/core/engine/openModel';
 import { allMessages } from '../../../src/core/export/contextMarkdown';
+import { readSessionName } from '../../../src/core/sessionName';
 import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until } from './util';
 
 const sha = (p: string): string => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
@@ -99,6 +100,10 @@ describe('Export and fork (issue 13)', function () {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff editor (tabs: ${describeTabs()})`);
     assert.equal((tab.input as vscode.TabInputTextDiff).modified.toString(), r.right.toString());
+    // Named by the sessions (issue 25), not by two leaf ids.
+    const [forkName, sourceName] = [await readSessionName(forkedFile, 40), await readSessionName(file, 40)];
+    assert.match(forkName, /^Fork of /);
+    assert.equal(tab.label, `${forkName} ↔ ${sourceName} (${shared} shared messages)`);
     const right = (await vscode.workspace.openTextDocument(r.right)).getText().split('\n');
     const left = (await vscode.workspace.openTextDocument(r.left)).getText();
     assert.ok(r.divergenceLine.right !== null);
