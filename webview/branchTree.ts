@@ -128,6 +128,12 @@ export class BranchTree {
   }
 
   /** The row the tree highlights for the selected leaf, and whether the leaf itself is hidden (after a load). */
+  /** Puts the keyboard on the selected row (else the list itself). */
+  focusSelection(): void {
+    if (this.selectedIndex !== null) this.list.focusIndex(this.selectedIndex);
+    else this.listEl.focus({ preventScroll: true });
+  }
+
   selection(): { row: TreeRow | null; leafHidden: boolean } {
     return { row: this.selectedIndex === null ? null : (this.rows.get(this.selectedIndex) ?? null), leafHidden: this.leafHidden };
   }
@@ -163,6 +169,8 @@ export class BranchTree {
         class: cls,
         role: 'treeitem',
         'aria-selected': String(selected),
+        // Where it sits: side branches are one level deeper than the line they fork from.
+        'aria-level': String(r.depth + 1),
         'data-entry-id': r.entryId,
         // VS Code's webview context menu (package.json `webview/context`): the entry's commands.
         'data-vscode-context': JSON.stringify({ webviewSection: 'entry', entryId: r.entryId, preventDefaultContextMenuItems: true }),

@@ -137,9 +137,39 @@ const tree = new BranchTree({
 });
 
 /** The preview's title names the leaf as the tree shows it (its row, or the shown row before it). */
+/** Says the leaf shown (the preview's title), and tells a screen reader what the context now is. */
 function nameLeaf(): void {
   const { row, leafHidden } = tree.selection();
   preview.nameLeaf(row, leafHidden);
+  const info = preview.context;
+  if (info) {
+    const what = row?.text ?? info.leafId ?? l10n.t('(empty)');
+    announcer.textContent = info.messageCount === 1 ? l10n.t('Context at {0}: 1 message', what) : l10n.t('Context at {0}: {1} messages', what, info.messageCount.toLocaleString());
+  }
+}
+
+/** A live region: what changed for a screen reader (the leaf shown and its context's size). */
+const announcer = h('div', { class: 'sl-sr', role: 'status', 'aria-live': 'polite' });
+
+// The keyboard's place (issue 25). The element that had the focus is where the focus goes back to
+// when the page gets it again (after a context menu, a dialog, a quick pick, a visit to another
+// editor); a page focused for the first time (opened with Enter) starts on the tree's selected row.
+let lastFocused: HTMLElement | null = null;
+document.addEventListener('focusin', (e) => {
+  const t = e.target as HTMLElement | null;
+  if (t && t !== document.body) lastFocused = t;
+});
+window.addEventListener('focus', () => {
+  // (After the focus settles: the browser puts it on the body first.)
+  requestAnimationFrame(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    if (lastFocused?.isConnected) lastFocused.focus({ preventScroll: true });
+    else if (initDone) tree.focusSelection();
+  });
+});
+/** The page has the focus but no element of it does: the tree's selected row takes it. */
+function focusIfNowhere(): void {
+  if (document.hasFocus() && (document.activeElement === null || document.activeElement === document.body)) tree.focusSelection();
 }
 
 const headerSlot = h('div', { class: 'sl-header-slot' });
@@ -216,7 +246,7 @@ onHostMessage((msg) => {
       // so the latest messages never give way to empty panes; it goes once the full view painted.
       const peek = peekShown ? app.querySelector<HTMLElement>('.sl-peek') : null;
       peek?.classList.add('sl-peek-over');
-      app.replaceChildren(headerSlot, chartSlot, layout, ...(peek ? [peek] : []));
+      app.replaceChildren(headerSlot, chartSlot, layout, announcer, ...(peek ? [peek] : []));
       mark('header');
       state.followDefault = msg.followDefault;
       initDone = true;
@@ -239,6 +269,7 @@ onHostMessage((msg) => {
       void Promise.all([preview.show(msg.selectLeafId, anchor, first), tree.load(msg.selectLeafId, null, treeRows)])
         .then(() => {
           nameLeaf();
+          focusIfNowhere();
           app.dataset.state = 'ready';
           // (The host's commands act on the leaf shown: the palette's Relabel Entry, Copy Entry ID…)
           post({ type: 'selectionChanged', leafId: preview.leafId });

@@ -228,12 +228,14 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
         : l10n.t('Message {0} of {1}: {2} from entry {3}.', m.index + 1, total, m.role, m.entryId),
   );
 
-  const entryBtn = h('button', { class: 'sl-entry-link', title: l10n.t('Select this entry in the branch tree') }, m.entryId);
+  // Not tab stops (a Tab moves between the page's parts, not through every message's buttons): the
+  // row's own keys and its context menu (Shift+F10) reach the same.
+  const entryBtn = h('button', { class: 'sl-entry-link', tabindex: '-1', title: l10n.t('Select this entry in the branch tree') }, m.entryId);
   entryBtn.addEventListener('click', (e) => {
     e.stopPropagation();
     actions.revealEntry(m.entryId);
   });
-  const sessionsBtn = h('button', { class: 'sl-icon-btn', title: l10n.t('Reveal in the Sessions view'), 'aria-label': l10n.t('Reveal in the Sessions view') }, icon('list-tree'));
+  const sessionsBtn = h('button', { class: 'sl-icon-btn', tabindex: '-1', title: l10n.t('Reveal in the Sessions view'), 'aria-label': l10n.t('Reveal in the Sessions view') }, icon('list-tree'));
   sessionsBtn.addEventListener('click', (e) => {
     e.stopPropagation();
     actions.revealInSessions(m.entryId);

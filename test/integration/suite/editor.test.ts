@@ -608,6 +608,58 @@ describe('session editor', function () {
     await waitFor('arrows still work after Enter', (a) => a.id === 'a1000006');
   });
 
+  it('has a focus model: an editor opened with the focus starts on the selected row, a context menu gives the focus back, one Tab from the tree reaches the messages, a leaf change is announced (issue 25)', async () => {
+    if (!harnessAvailable()) return;
+    const file = demo();
+    await closeAll();
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), VIEW_TYPE, { preserveFocus: false });
+    await waitForPreview(file);
+    const tree = `${app(file)} .sl-tree-list`;
+    const active = () =>
+      frameEval<{ id: string | null; selected: boolean; inTree: boolean; inMessages: boolean; cls: string }>(
+        tree,
+        "const a = document.activeElement; return { id: a?.dataset?.entryId ?? null, selected: a?.classList.contains('is-selected') ?? false, inTree: el.contains(a), inMessages: !!a?.closest('.sl-messages'), cls: a?.className ?? a?.tagName ?? '' };",
+      );
+    const waitFor = async (what: string, ok: (a: Awaited<ReturnType<typeof active>>) => boolean) => {
+      const deadline = Date.now() + 10_000;
+      let a = await active();
+      while (!ok(a) && Date.now() < deadline) {
+        await sleep(150);
+        a = await active();
+      }
+      assert.ok(ok(a), `${what}: ${JSON.stringify(a)}`);
+      return a;
+    };
+    // Opened with the focus (Enter in the Sessions view does this): the keyboard is on the selected row.
+    await waitFor('focus when the editor opens', (a) => a.inTree && a.selected);
+    // Tree rows say their level (a side branch is one deeper) and which is selected.
+    assert.equal(await frameEval<string>(`${tree} .sl-tree-row[data-entry-id="b2000001"]`, "return el.getAttribute('aria-level');"), '2');
+    assert.equal(await frameEval<string>(`${tree} .sl-tree-row[data-entry-id="a1000009"]`, "return el.getAttribute('aria-level');"), '1');
+    // A context menu, closed with Escape: the focus is back on the row, and the arrows work.
+    await click(`${tree} .sl-tree-row[data-entry-id="a1000006"]`);
+    await waitForPreview(file, 'a1000006');
+    await waitFor('focus after a click', (a) => a.id === 'a1000006');
+    await click(`${tree} .sl-tree-row[data-entry-id="a1000006"]`, { button: 'right' });
+    await frameText('.context-view .monaco-menu', { timeoutMs: 10_000 });
+    await keys('Escape');
+    await waitFor('focus after the context menu', (a) => a.id === 'a1000006');
+    await keys('ArrowDown');
+    await waitFor('arrows after the context menu', (a) => a.id === 'a1000007');
+    // The leaf change was announced to screen readers.
+    assert.match(await frameText(`${app(file)} .sl-sr[role="status"]`), /^Context at .+: \d+ messages?$/);
+    // From the tree, Tab reaches the message list without stopping on any message's buttons.
+    await frameEval(tree, 'el.focus(); return true;');
+    for (let n = 0; n < 4; n++) {
+      await keys('Tab');
+      const a = await active();
+      assert.doesNotMatch(a.cls, /sl-entry-link|sl-icon-btn/, `Tab ${n + 1} stopped on a message's button`);
+      if (a.inMessages) break;
+      assert.ok(n < 3, `the message list within 4 Tabs (now on ${a.cls})`);
+    }
+    await waitFor('Tab into the messages', (a) => a.inMessages);
+    await screenshot('editor-focus-model');
+  });
+
   it('keeps label chips whole in a narrow tree, and inline code and button hovers readable in light high contrast', async () => {
     const file = demo();
     await openEditor(file);
