@@ -14,6 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { defaultSessionRoots, groupByProject, listAllWithSkipped, readSessionInfo, type SessionInfo } from '../../src/core/discovery/discovery';
 import { readClaudeListing } from '../../src/core/formats/claude/listing';
 import { lsCommand } from '../../src/cli/commands/read';
+import { countSessionMessages, openSessionModel } from '../../src/core/engine/openModel';
+import { countMessages } from '../../src/core/formats/xcsh/countMessages';
+import { listRoots } from '../../src/extension/sessions/catalog';
 import { runCommand } from '../helpers/cliInProcess';
 import { fixture } from '../helpers/fixtures';
 
@@ -177,4 +180,40 @@ test('ls lists Claude Code and Codex sessions by project, marked read-only by ag
   const g = json.find((x) => x.project === '/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2')!;
   assert.equal(g.subagents[h.codex.parent]![0]!.relation, 'fork');
   assert.equal(g.sessions.find((s) => s.path === h.codex.zst)!.format, 'codex');
+});
+
+test('a Claude Code or Codex row counts the messages its model counts, not xcsh `message` entries (there are none)', async () => {
+  for (const file of [fixture('claude-code', 'spotter', 'short.jsonl'), fixture('codex', 'agentcmd', 'rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl')]) {
+    const model = await openSessionModel(file);
+    const expected = (await model.summary()).totals.messages;
+    model.dispose();
+    assert.ok(expected > 0);
+    assert.equal(await countSessionMessages(file), expected);
+    assert.equal(await countMessages(file), 0);
+  }
+});
+
+test('the Sessions view listing: Claude Code projects by folder with their cwd as label and subagents nested; Codex day folders and archived rollouts as projects by cwd, forks nested across days', async () => {
+  const { home, h, m } = await world(false);
+  const projects = await listRoots(defaultSessionRoots(home, {}));
+  const byLabel = new Map(projects.map((p) => [p.label, p]));
+  const gqc = byLabel.get('/home/USER/projects/spotter-worktrees/spotter-gqc')!;
+  assert.equal(gqc.dir, join(h.claude.root, '-home-USER-projects-spotter-worktrees-spotter-gqc'));
+  assert.deepEqual(gqc.sessions.map((s) => s.file), [h.claude.spotter]);
+  const subs = gqc.sessions[0]!.subagents;
+  assert.deepEqual(subs.map((s) => [s.id, s.relation, s.isSubagent]), [['a881341', 'subagent', true], ['acompact-fffbd0', 'compaction', true]]);
+  // newest first by the last record (the files were all just copied: their mtimes say nothing)
+  assert.deepEqual(byLabel.get('/home/marco/projects/spotter')!.sessions.map((s) => s.file), [h.claude.toolHeavy, h.claude.short]);
+  assert.equal(byLabel.get('/Users/jnarowski/Dev/sourceborn/src/agent-workflows-monorepo-v2')!.sessions.find((s) => s.file === h.claude.two)!.title, m.SUMMARY_TITLE);
+  const codex = byLabel.get('/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2')!;
+  assert.equal(codex.loose, true);
+  assert.deepEqual(codex.sessions.map((s) => s.file), [h.codex.zst, h.codex.parent]);
+  assert.deepEqual(codex.sessions[1]!.subagents.map((s) => [s.file, s.relation, s.isSubagent]), [[h.codex.fork, 'fork', false]]);
+  assert.equal(codex.sessions[0]!.title, m.CODEX_THREAD_NAME);
+  const archived = byLabel.get('/tmp/agent-history-real-agent/codex/workspace')!;
+  assert.deepEqual(archived.sessions.map((s) => s.file), [h.codex.archivedRollout]);
+  // every Claude Code and Codex row is read-only: never in a state that offers a write
+  for (const p of projects) for (const s of [...p.sessions, ...p.sessions.flatMap((x) => x.subagents)]) assert.ok(s.format === 'claude' || s.format === 'codex', s.file);
+  // the ids of the project rows are distinct although loose projects share their root as folder
+  assert.equal(new Set(projects.map((p) => p.key ?? p.dir)).size, projects.length);
 });

@@ -18,6 +18,7 @@ import { startsWithZstdMagic } from '../formats/detect';
 import { sniffSessionBytes, sniffSessionFile } from '../formats/sniff';
 import { readFileHead } from '../store/fileHead';
 import { readClaudeListing, summaryTitles, type ClaudeListing } from '../formats/claude/listing';
+import { subagentsFolderFiles } from '../formats/claude/subagents';
 import { buildForkForest, type ForkNode } from '../formats/codex/forks';
 import { readRolloutFacts, type CodexRolloutFacts } from '../formats/codex/facts';
 import { codexHomeDir, codexHomeOf, readSessionIndex } from '../formats/codex/sessionIndex';
@@ -140,6 +141,11 @@ async function codexInfo(f: CodexRolloutFacts): Promise<SessionInfo> {
   };
   agentFacts.set(info, { codex: f });
   return info;
+}
+
+/** The subagent files of a Claude Code session in the 2.1.x layout (a listing of one folder finds them there). */
+export function claudeSubagentFiles(info: SessionInfo): Promise<string[]> {
+  return info.format === 'claude' && !info.isSubagent ? subagentsFolderFiles(info.path) : Promise.resolve([]);
 }
 
 /** The listing row of a Claude Code transcript or Codex rollout; null when the file is neither. */
