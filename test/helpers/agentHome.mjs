@@ -18,7 +18,7 @@
 // With `{ beside: true }` a second Claude project holds the 2.0.x subagent layout: the spotter
 // session with its agent file beside it (`agent-a881341.jsonl` next to `258c7280….jsonl`).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -128,5 +128,8 @@ export function buildAgentHome(home, opts = {}) {
   };
   codex.fork = write(path.join(sessions, '2025', '09', '26', `rollout-2025-09-26T09-00-00-${CODEX_FORK_ID}.jsonl`), codexForkText(codex.parent));
   write(path.join(codexHome, 'session_index.jsonl'), JSON.stringify({ id: CODEX_ZST_ID, thread_name: CODEX_THREAD_NAME, updated_at: '2025-09-25T16:00:00Z' }) + '\n');
+  // written long ago, as real sessions are (a file modified in the last seconds is shown live)
+  const old = new Date('2026-03-01T00:00:00Z');
+  for (const f of [...Object.values(claude), ...Object.values(codex)]) if (typeof f === 'string' && /\.jsonl(\.zst)?$/.test(f)) utimesSync(f, old, old);
   return { claude, codex };
 }
