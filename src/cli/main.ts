@@ -50,7 +50,8 @@ export const HELP =
   command(READ.tree, 'the branch tree as text: the path to the default leaf at one level, each side branch indented under the entry it forks from (labels in [brackets], the default leaf marked); a dsh log as turns → steps → events') +
   command(
     READ.ls,
-    'sessions grouped by project (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions, ~/.pi/agent/sessions, ~/.dsh/sessions when present); ' +
+    'sessions grouped by project (their cwd), subagents and forks indented under their session (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions, ~/.pi/agent/sessions, ~/.dsh/sessions, ' +
+      'Claude Code\'s ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and Codex\'s ~/.codex/sessions and ~/.codex/archived_sessions ($CODEX_HOME) when present; those two read-only, marked [claude] and [codex]); ' +
       'nothing found: exit 0, and where it looked on stderr',
   ) +
   command(READ.doctor, 'diagnostics; exit 0 when clean, 1 when there are findings (a file without a header says "header": "missing" and "version": null)') +

@@ -10,11 +10,13 @@
 //   <tmp>/home/.xcsh/agent/sessions/<dir>/<session>/<id>.jsonl                               its subagent sessions
 //   <tmp>/home/.xcsh/agent/blobs/
 //   <tmp>/workspace/
+//   <tmp>/home/.claude/projects/…, <tmp>/home/.codex/…                                      test/helpers/agentHome.mjs
 //   <tmp>/home/session-loom-test-manifest.json                                               what went where
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildAgentHome } from '../helpers/agentHome.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..');
@@ -115,7 +117,10 @@ export function buildTestHome(tmpDir) {
   const dsh = JSON.parse(
     execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'helpers', 'dshWorld.ts'), home], { cwd: repoRoot, encoding: 'utf8' }),
   );
-  const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects, dsh };
+  // Claude Code under ~/.claude/projects and Codex under ~/.codex (default roots once they exist):
+  // test/helpers/agentHome.mjs says which fixture goes where.
+  const agents = buildAgentHome(home);
+  const result = { home, sessionsDir, blobsDir, workspaceDir, fixturesDir, projects, dsh, agents };
   writeFileSync(path.join(home, 'session-loom-test-manifest.json'), JSON.stringify(result, null, 2) + '\n');
   return result;
 }

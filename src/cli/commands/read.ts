@@ -187,7 +187,10 @@ export async function lsCommand(argv: string[], io: Io): Promise<number> {
     out += `${escapeForTerminal(g.project)}\n`;
     const row = (s: (typeof g.sessions)[number], indent: string): void => {
       const what = s.title ?? s.firstUserMessage?.replace(/\s+/g, ' ').slice(0, 60) ?? '(no messages)';
-      out += `${indent}${s.modified.slice(0, 16).replace('T', ' ')}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${s.format === 'dsh' ? '  [dsh]' : ''}${s.damaged ? '  [damaged]' : ''}  ${escapeForTerminal(s.path)}\n`;
+      // Claude Code and Codex sessions: the time of their last record (a copied file's mtime says nothing)
+      const when = (s.lastRecord ?? s.modified).slice(0, 16).replace('T', ' ');
+      const marks = `${s.format !== 'xcsh' ? `  [${s.format}]` : ''}${s.relation && s.relation !== 'subagent' ? `  [${s.relation}]` : ''}${s.damaged ? '  [damaged]' : ''}`;
+      out += `${indent}${when}  ${escapeForTerminal(s.id)}  ${escapeForTerminal(what)}${marks}  ${escapeForTerminal(s.path)}\n`;
       for (const sub of g.subagents[s.path] ?? []) row(sub, indent + '  ↳ ');
     };
     for (const s of g.sessions) row(s, '  ');

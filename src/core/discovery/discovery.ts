@@ -17,6 +17,7 @@ import { isMeaningfulPrompt } from './prompts';
 import { isDshHeader, startsWithZstdMagic, type SessionFormat } from '../formats/detect';
 import { readDshListing, type DshListing, type DshListingResult } from '../formats/dsh/listing';
 import { dshSessionsRoot } from '../formats/dsh/paths';
+import { claudeProjectsRoot, codexSessionRoots, linkAgentSessions, readAgentSessionInfo } from './agentSessions';
 
 async function startsWithZstd(path: string): Promise<boolean> {
   const fh = await open(path, 'r').catch(() => null);
@@ -64,27 +65,45 @@ export interface SessionInfo {
   damaged: boolean;
   /** Which agent wrote it, by content (src/core/formats/detect.ts). */
   format: SessionFormat;
-  /** dsh: how the log is stored (`raw` JSONL or `zstd` frames). */
+  /** dsh and Codex: how the log is stored (`raw` JSONL or `zstd` frames). */
   encoding?: 'raw' | 'zstd';
+  /** Claude Code and Codex: the newest record's timestamp (ISO), read from the file's tail: the session's age. */
+  lastRecord?: string | null;
+  /** Claude Code and Codex: the CLI version that wrote the file. */
+  agentVersion?: string | null;
+  /** How a nested session hangs below `parentPath`: a subagent, a compaction helper (Claude Code), a fork (Codex). */
+  relation?: 'subagent' | 'compaction' | 'fork';
 }
 
-/** A session file name: `.jsonl` (xcsh, pi, raw dsh) or `.jsonl.zstd` (dsh's default). */
+/** A session file name: `.jsonl` (xcsh, pi, raw dsh, Claude Code, Codex), `.jsonl.zstd` (dsh's default) or `.jsonl.zst` (a compressed Codex rollout). */
 export function isSessionFileName(name: string): boolean {
-  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd');
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd') || name.endsWith('.jsonl.zst');
 }
+
+/** The agents whose own session folders are listed by default. */
+export const BUILT_IN_ROOTS = ['xcsh', 'dsh', 'claude', 'codex'] as const;
+export type BuiltInRoot = (typeof BUILT_IN_ROOTS)[number];
+/** Which built-in roots are on (a missing key is on). */
+export type BuiltInRoots = Partial<Record<BuiltInRoot, boolean>>;
 
 /**
  * `~/.xcsh/agent/sessions`, plus `~/.omp/agent/sessions`, `~/.pi/agent/sessions` and dsh's
- * `~/.dsh/sessions` (or `$DSH_HOME/sessions`) when present.
+ * `~/.dsh/sessions` (or `$DSH_HOME/sessions`), Claude Code's `~/.claude/projects` (or
+ * `$CLAUDE_CONFIG_DIR/projects`) and Codex's `~/.codex/sessions` and `~/.codex/archived_sessions`
+ * (or under `$CODEX_HOME`) when present. `enabled` turns agents off (`{ claude: false }`).
  */
-export function defaultSessionRoots(home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
-  const roots = [join(home, '.xcsh', 'agent', 'sessions')];
-  for (const alt of ['.omp', '.pi']) {
-    const p = join(home, alt, 'agent', 'sessions');
-    if (existsSync(p)) roots.push(p);
+export function defaultSessionRoots(home: string = homedir(), env: NodeJS.ProcessEnv = process.env, enabled: BuiltInRoots = {}): string[] {
+  const on = (a: BuiltInRoot): boolean => enabled[a] !== false;
+  const roots: string[] = [];
+  if (on('xcsh')) {
+    roots.push(join(home, '.xcsh', 'agent', 'sessions'));
+    for (const alt of ['.omp', '.pi']) {
+      const p = join(home, alt, 'agent', 'sessions');
+      if (existsSync(p)) roots.push(p);
+    }
   }
-  const dsh = dshSessionsRoot(env, home);
-  if (existsSync(dsh)) roots.push(dsh);
+  const optional = [...(on('dsh') ? [dshSessionsRoot(env, home)] : []), ...(on('claude') ? [claudeProjectsRoot(env, home)] : []), ...(on('codex') ? codexSessionRoots(env, home) : [])];
+  for (const p of optional) if (existsSync(p)) roots.push(p);
   return roots;
 }
 
@@ -171,6 +190,14 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
     return skippedFor(path, e, 'unreadable-file');
   }
   if (!st.isFile()) return { path, kind: 'not-regular' };
+  // Claude Code and Codex by content (a Codex `.jsonl.zst` starts with the zstd magic too)
+  let agent;
+  try {
+    agent = await readAgentSessionInfo(path);
+  } catch (e) {
+    return skippedFor(path, e, 'unreadable-file');
+  }
+  if (agent) return agent;
   // dsh by content: a zstd frame (its default encoding) or its header on line 1
   if (path.endsWith('.zstd') || (await startsWithZstd(path))) return readDshInfoOrSkip(path, st);
   let parse;
@@ -382,6 +409,7 @@ export async function listAllWithSkipped(root?: string | string[]): Promise<List
     }
   }
   nestDshSubagents(sessions);
+  linkAgentSessions(sessions);
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { sessions, skipped };
 }

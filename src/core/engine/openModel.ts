@@ -19,6 +19,7 @@ import { ClaudeModel } from './claude/claudeModel';
 import { CodexModel } from './codex/codexModel';
 import { DshModel } from './dsh/dshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
+import { countMessages } from '../formats/xcsh/countMessages';
 
 /**
  * The format of a session file, from its first bytes (formats/sniff.ts decides, for every reader).
@@ -58,6 +59,18 @@ export interface SessionReader {
   chooseSession(path: string, session: string | undefined): Promise<SessionChoice | null>;
   /** The model. Throws TargetError when the session named is not in the file. */
   open(path: string, opts: ModelOptions): Promise<LocalSessionModel>;
+  /** How many messages the file holds, the number its model's summary gives (a Sessions row's count, issue 14). */
+  countMessages(path: string): Promise<number>;
+}
+
+/** The message count of a model's summary, the model let go after. */
+async function countBySummary(reader: Pick<SessionReader, 'open'>, path: string): Promise<number> {
+  const model = await reader.open(path, {});
+  try {
+    return (await model.summary()).totals.messages;
+  } finally {
+    model.dispose();
+  }
 }
 
 const NOT_DSH = (o: string): string => `--${o} is for deepseek-harness (dsh) logs; this is an xcsh session file`;
@@ -72,6 +85,7 @@ const xcshReader: SessionReader = {
   },
   chooseSession: async () => null,
   open: (path, opts) => LazyXcshModel.open(path, opts),
+  countMessages: (path) => countMessages(path),
 };
 
 const dshReader: SessionReader = {
@@ -99,6 +113,9 @@ const dshReader: SessionReader = {
       if (e instanceof DshSessionNotFoundError) throw new TargetError(e.message.slice(path.length + 2), path);
       throw e;
     }),
+  countMessages(path) {
+    return countBySummary(this, path);
+  },
 };
 
 /** Another agent's log, read-only: its records are `entries`, and every write and `--at`/`--session`/`--blobs` are refused. */
@@ -117,6 +134,7 @@ function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason:
     },
     chooseSession: async () => null,
     open,
+    countMessages: (path) => countBySummary({ open }, path),
   };
 }
 
@@ -149,6 +167,11 @@ const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: d
 /** The reader of a format. */
 export function sessionReader(format: SessionFormat): SessionReader {
   return READERS[format];
+}
+
+/** How many messages a session file holds, counted by its format's reader. */
+export async function countSessionMessages(path: string): Promise<number> {
+  return sessionReader(await detectFileFormat(path)).countMessages(path);
 }
 
 /** The model of a session file: one per format (an xcsh file: a compact index, bodies on disk). */

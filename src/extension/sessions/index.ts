@@ -53,7 +53,7 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
     registerShareCommands(provider, context.extensionUri),
     registerCompareCommands(provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sessionLoom.sessionRoots')) provider.refresh();
+      if (e.affectsConfiguration('sessionLoom.sessionRoots') || e.affectsConfiguration('sessionLoom.builtInRoots')) provider.refresh();
     }),
   );
   return { provider, treeView, prompts, models };

@@ -6,7 +6,7 @@ import { entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine
 import type { SessionSummary } from '../../protocol/messages';
 import { shortenPreview } from '../../core/engine/xcsh/branchQueries';
 import { RUN_PAGE } from './branchNodes';
-import type { SessionState } from './catalog';
+import { isForeignAgent, type SessionMeta, type SessionState } from './catalog';
 import { projectLabelParts } from './labels';
 import { dshMessageCount, type DshRowStats } from './dshStats';
 import { dshStateDescription, dshStateLabel } from '../../core/formats/dsh/stateWords';
@@ -94,8 +94,23 @@ function sessionTitle(node: SessionNode): string {
   return m.firstUserMessage ? `${oneLine(m.firstUserMessage, 40)} · ${when}` : vscode.l10n.t('Session of {0}', when);
 }
 
+/** The agent that wrote a Claude Code or Codex file, as the rows name it. */
+function agentName(m: SessionMeta): string {
+  return m.format === 'claude' ? vscode.l10n.t('Claude Code') : vscode.l10n.t('Codex');
+}
+
 function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   const m = node.meta;
+  if (isForeignAgent(m)) {
+    // another agent's file: never `writable`, never `repairable` (Session Loom never writes it)
+    const flags = ['session', m.format, 'readOnly'];
+    if (m.state === 'damaged') flags.push('damaged');
+    if (isLive(m.modifiedMs, ctx.now)) flags.push('live');
+    if (m.isSubagent) flags.push('subagent');
+    if (m.relation === 'fork') flags.push('fork');
+    if (inWorkspace(m.file)) flags.push('inWorkspace');
+    return flags;
+  }
   if (m.format === 'dsh') {
     // read-only: never `writable`, never `repairable` (repair is dsh's own job)
     const flags = ['session', 'dsh'];
@@ -125,6 +140,12 @@ function dshIcon(state: string | undefined, live: boolean, subagent: boolean): v
 }
 
 function sessionIcon(node: SessionNode, live: boolean, ctx?: RenderContext): vscode.ThemeIcon {
+  if (isForeignAgent(node.meta)) {
+    if (node.meta.state === 'damaged') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+    if (live) return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+    const r = node.meta.relation;
+    return new vscode.ThemeIcon(r === 'fork' ? 'repo-forked' : r === 'compaction' ? 'fold' : node.meta.isSubagent ? 'hubot' : 'comment-discussion');
+  }
   if (node.meta.format === 'dsh') return node.meta.state === 'damaged' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground')) : dshIcon(ctx?.dsh?.state, live, node.meta.isSubagent);
   switch (node.meta.state) {
     case 'damaged':
@@ -160,9 +181,11 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const expandable = m.format !== 'dsh' || m.subagents.length > 0;
   const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, expandable ? Collapsed : None);
   item.id = node.id;
-  const desc = [formatRelativeTime(m.modifiedMs, ctx.now, vscode.l10n.t)];
+  const desc = [formatRelativeTime(m.activityMs, ctx.now, vscode.l10n.t)];
   if (ctx.messageCount !== undefined) desc.push(ctx.messageCount === 1 ? vscode.l10n.t('{0} msg', 1) : vscode.l10n.t('{0} msgs', formatCount(ctx.messageCount)));
   desc.push(formatSize(m.size));
+  // the read-only marker: whose file it is
+  if (isForeignAgent(m)) desc.push(vscode.l10n.t('{0}, read-only', agentName(m)));
   if (live) desc.unshift(vscode.l10n.t('live'));
   if (ctx.searchNote) desc.unshift(ctx.searchNote);
   item.description = desc.join(' · ');
@@ -176,9 +199,17 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   if (m.created) rows.push(vscode.l10n.t('created: {0}', formatDateTime(m.created, vscode.env.language)));
   const modified = formatDateTime(m.modifiedMs, vscode.env.language);
   rows.push(live ? vscode.l10n.t('modified: {0} (live)', modified) : vscode.l10n.t('modified: {0}', modified));
+  if (isForeignAgent(m) && m.activityMs !== m.modifiedMs) rows.push(vscode.l10n.t('last record: {0}', formatDateTime(m.activityMs, vscode.env.language)));
   rows.push(vscode.l10n.t('file: `{0}`', m.file));
   if (m.format === 'dsh') rows.push(vscode.l10n.t('format: deepseek-harness (dsh), read-only'));
-  else rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
+  else if (isForeignAgent(m)) {
+    const by = m.agentVersion ? `${agentName(m)} ${m.agentVersion}` : agentName(m);
+    rows.push(m.format === 'claude' ? vscode.l10n.t('written by {0}: a Claude Code transcript, read-only (Session Loom never writes it)', by) : vscode.l10n.t('written by {0}: an OpenAI Codex CLI rollout, read-only (Session Loom never writes it)', by));
+    if (m.relation === 'fork') rows.push(vscode.l10n.t('forked from thread `{0}`', m.parentSession ?? '—'));
+    else if (m.relation === 'compaction') rows.push(vscode.l10n.t('the compaction helper of its session (it wrote the summary the conversation continues from)'));
+    else if (m.isSubagent) rows.push(vscode.l10n.t('a subagent of its session'));
+    if (m.state === 'damaged') rows.push(vscode.l10n.t('damaged: its first record is not a session_meta'));
+  } else rows.push(vscode.l10n.t('version: {0} · {1}', m.version ?? '—', stateText(m.state)));
   rows.push(vscode.l10n.t('size: {0}', formatSize(m.size)));
   const d = ctx.dsh;
   if (d) {
@@ -308,7 +339,7 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   if (label) flags.push('labelled');
   if (isLeaf) flags.push('leaf');
   if (onActive) flags.push('active');
-  if (node.session.meta.state === 'current' || node.session.meta.state === 'needs-migration') flags.push('writable');
+  if (!isForeignAgent(node.session.meta) && (node.session.meta.state === 'current' || node.session.meta.state === 'needs-migration')) flags.push('writable');
   item.contextValue = flags.join(' ');
   // The tooltip shows the entry's text, which stays in the worker until the row is hovered (resolveTreeItem).
   item.tooltip = undefined;

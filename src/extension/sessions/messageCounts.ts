@@ -9,7 +9,8 @@
 // COUNT_READ_LIMIT get their count when the user opens them (a listing must not read a huge file
 // into memory just to label a row). No `vscode` here.
 import { countMessages } from '../../core/formats/xcsh/countMessages';
-export { countMessages };
+import { countSessionMessages } from '../../core/engine/openModel';
+export { countMessages, countSessionMessages };
 export { messageCountOf } from '../../core/formats/xcsh/stats';
 
 /** Larger files are not read just to count their messages. */
@@ -23,7 +24,7 @@ export class MessageCounts {
   private readonly cache = new Map<string, { stamp: string; count: number | undefined }>();
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly count: (file: string) => Promise<number> = countMessages) {}
+  constructor(private readonly count: (file: string) => Promise<number> = countSessionMessages) {}
 
   get(file: string, size: number, mtimeMs: number, ready: (count: number) => void): number | undefined {
     const stamp = `${size}:${mtimeMs}`;

@@ -9,7 +9,7 @@ export class ProjectNode {
   readonly kind = 'project';
   constructor(public info: ProjectInfo) {}
   get id(): string {
-    return `project:${this.info.dir}`;
+    return `project:${this.info.key ?? this.info.dir}`;
   }
 }
 

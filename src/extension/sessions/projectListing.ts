@@ -6,7 +6,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cwdDirNames } from '../../core/formats/xcsh/cwd';
-import { byNewest, expandHome, listProjects, listStore, resolveRoots, type SessionMeta } from './catalog';
+import { byNewest, expandHome, listRoots, listStore, resolveRoots, type SessionMeta } from './catalog';
+import type { BuiltInRoots } from '../../core/discovery/discovery';
 
 function resolveStores(configured: readonly string[]): string[] {
   return [...new Set(configured.map(expandHome).map((p) => path.resolve(p)))];
@@ -62,7 +63,8 @@ export class ProjectListing {
 
   /** The project node whose folder holds this file (a subagent file lives one folder deeper). */
   projectHolding(file: string): ProjectNode | undefined {
-    return [...this.projects.values()].find((p) => file.startsWith(p.info.dir + path.sep));
+    // (loose projects share their root: a change there lists the root again)
+    return [...this.projects.values()].find((p) => !p.info.loose && file.startsWith(p.info.dir + path.sep));
   }
 
   /** The projects under the roots, workspace projects first, then newest first (cached). */
@@ -71,7 +73,7 @@ export class ProjectListing {
     this.scanning ??= (async () => {
       const run = async () => {
         const configured = vscode.workspace.getConfiguration('sessionLoom').get<string[]>('sessionRoots', []);
-        const roots = resolveRoots(configured);
+        const roots = resolveRoots(configured, vscode.workspace.getConfiguration('sessionLoom').get<BuiltInRoots>('builtInRoots', {}));
         if (roots.join('\n') !== this.currentRoots.join('\n')) this.host.rootsChanged(roots);
         this.currentRoots = roots;
         // The default roots may be absent (no agent run yet): only the configured ones are problems.
@@ -81,11 +83,12 @@ export class ProjectListing {
         const storeInfos = await Promise.all(stores.map((p) => listStore(p)));
         for (const s of storeInfos) if (s.problem) problems.push(vscode.l10n.t('dsh store {0} cannot be read: {1}', s.dir, s.problem));
         if (storeInfos.some((s) => s.problem)) this.host.rootProblems(problems);
-        const infos = [...(await Promise.all(roots.map((r) => listProjects(r)))).flat(), ...storeInfos.filter((s) => s.sessions.length > 0)];
+        const infos = [...(await listRoots(roots)), ...storeInfos.filter((s) => s.sessions.length > 0)];
         const list = infos.map((info) => {
-          let p = this.projects.get(info.dir);
+          const key = info.key ?? info.dir;
+          let p = this.projects.get(key);
           if (p) p.info = info;
-          else this.projects.set(info.dir, (p = new ProjectNode(info)));
+          else this.projects.set(key, (p = new ProjectNode(info)));
           return p;
         });
         list.sort((a, b) => Number(this.isWorkspaceProject(b)) - Number(this.isWorkspaceProject(a)) || byNewest(a.info.sessions[0]!, b.info.sessions[0]!));

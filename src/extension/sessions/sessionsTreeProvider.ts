@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatRelativeTime, isLive, treeFilterTitle, type TreeFilterMode, type ViewEntry } from '../../core/tree/treeView';
 import { BranchNodes } from './branchNodes';
-import { listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
+import { isForeignAgent, listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
 import { CancelledError, SessionModels, type OpenModel, type ViewSession } from './sessionModels';
 import { isOwnWrite } from '../commands/guardedWrite';
 import { ExpansionMemory } from './expansionMemory';
@@ -85,7 +85,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     });
     this.searchMode = new SearchMode(this.search, this.models);
     this.clock = new RowClock(
-      (s, now) => `${isLive(s.meta.modifiedMs, now)} ${formatRelativeTime(s.meta.modifiedMs, now, vscode.l10n.t)}`,
+      (s, now) => `${isLive(s.meta.modifiedMs, now)} ${formatRelativeTime(s.meta.activityMs, now, vscode.l10n.t)}`,
       (s) => this.changed.fire(s),
     );
   }
@@ -455,6 +455,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
         const meta = await readSessionMeta(file, session.meta.root, session.meta.projectDir, session.meta.isSubagent);
         if (meta) {
           meta.subagents = session.meta.subagents;
+          // what only the listing of the whole project knows: a summary title from another file, the link to the parent
+          if (isForeignAgent(meta)) {
+            meta.title ??= session.meta.title;
+            meta.relation ??= session.meta.relation;
+            meta.isSubagent = session.meta.isSubagent;
+          }
           // The parent's list hands its metas back to sessionNode() on the next getChildren:
           // replace the stale one there too, or the row reverts (size, "live", title).
           const siblings = session.parent.kind === 'project' ? session.parent.info.sessions : session.parent.meta.subagents;

@@ -13,11 +13,11 @@ export class SessionsWatcher implements vscode.Disposable {
   /** `apply` receives the changed files (resolved paths) of one batch. */
   constructor(private readonly apply: (files: string[]) => Promise<void>) {}
 
-  /** Watches the `.jsonl` and `.jsonl.zstd` files under these roots (and no longer those of the previous ones). */
+  /** Watches the `.jsonl`, `.jsonl.zstd` and `.jsonl.zst` files under these roots (and no longer those of the previous ones). */
   watch(roots: readonly string[]): void {
     for (const w of this.watchers) w.dispose();
     this.watchers = roots.map((root) => {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*.{jsonl,jsonl.zstd}'));
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*.{jsonl,jsonl.zstd,jsonl.zst}'));
       const on = (uri: vscode.Uri) => this.schedule(uri.fsPath);
       return vscode.Disposable.from(w, w.onDidChange(on), w.onDidCreate(on), w.onDidDelete(on));
     });

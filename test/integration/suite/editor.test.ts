@@ -135,7 +135,7 @@ describe('session editor', function () {
     assert.ok(ed);
     assert.equal(ed.priority, 'option');
     // *.jsonl.zstd and SQLite stores: deepseek-harness logs (issue 10), chosen by content once opened
-    assert.deepEqual(ed.selector, [{ filenamePattern: '*.jsonl' }, { filenamePattern: '*.jsonl.zstd' }, { filenamePattern: '*.{db,sqlite,sqlite3}' }]);
+    assert.deepEqual(ed.selector, [{ filenamePattern: '*.jsonl' }, { filenamePattern: '*.jsonl.zstd' }, { filenamePattern: '*.jsonl.zst' }, { filenamePattern: '*.{db,sqlite,sqlite3}' }]);
   });
 
   it('opens files under the sessions root in the session editor by default', async () => {

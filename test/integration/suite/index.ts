@@ -25,6 +25,7 @@ export async function run(): Promise<void> {
   await import('./polish.test.js');
   await import('./searchHistory.test.js');
   await import('./dsh.test.js');
+  await import('./agentSessions.test.js');
   await import('./share.test.js');
   await import('./foreignAgents.test.js');
 

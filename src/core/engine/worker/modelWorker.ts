@@ -5,7 +5,7 @@
 //
 // Bundled as dist/modelWorker.js; the host side is ./modelHost.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { countMessages } from '../../formats/xcsh/countMessages';
+import { countSessionMessages } from '../openModel';
 import { serve } from '../rpc';
 import { peekSessionTail } from '../xcsh/tailPeek';
 import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
@@ -20,7 +20,7 @@ serve(parentPort, {
   call: (p) => registry.call(p as CallParams),
   release: async (p) => registry.release((p as { handle: number }).handle),
   // The Sessions view's message count of a row, read in full off the host's thread.
-  countMessages: (p) => countMessages((p as { file: string }).file),
+  countMessages: (p) => countSessionMessages((p as { file: string }).file),
   // The editor's first paint of a big session: served between the index's reads of an open.
   peek: (p) => peekSessionTail((p as { file: string }).file),
   // How far a load has read: the editor says so while a big session is read.

@@ -15,7 +15,7 @@ import { chainFacts, isObj, RecordFlag, str, type ClaudeRecord, type SideRecord 
 const INJECTED_TEXT = /^\s*<(command-|local-command-|ide_|system-reminder|user-prompt-submit-hook|bash-)/;
 
 /** A slash command's text (`<command-name>/x</command-name>` with its `<command-args>`), one line; null for none. */
-function slashCommand(content: unknown): string | null {
+export function slashCommand(content: unknown): string | null {
   const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).join(' ') : '';
   const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
   if (!name) return null;
@@ -24,7 +24,7 @@ function slashCommand(content: unknown): string | null {
 }
 
 /** The typed part of a user message's text, one line; null when it has none. */
-function typedPrompt(content: unknown): string | null {
+export function typedPrompt(content: unknown): string | null {
   const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.flatMap((b) => (isObj(b) && b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])) : [];
   const typed = texts.filter((x) => !INJECTED_TEXT.test(x)).join(' ');
   const line = oneLine(typed, 160);

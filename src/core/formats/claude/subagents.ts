@@ -59,6 +59,11 @@ async function listAgentFiles(dir: string, depth: number): Promise<string[]> {
   return out;
 }
 
+/** The 2.1.x agent files of a session file: `<stem>/subagents/[<dir>/]agent-*.jsonl` (A.1). */
+export function subagentsFolderFiles(sessionFile: string): Promise<string[]> {
+  return listAgentFiles(join(dirname(sessionFile), basename(sessionFile).replace(/\.jsonl$/, ''), 'subagents'), SUBAGENT_DEPTH);
+}
+
 interface AgentFileFacts {
   agentId: string | null;
   sessionId: string | null;

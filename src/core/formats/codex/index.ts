@@ -13,6 +13,6 @@ export { attributeUsage, isModelOutput, usageBefore, usageOf, type CodexUsage, t
 export { factsOfRollout, readRolloutFacts, type CodexRolloutFacts } from './facts';
 export { buildForkForest, forkPoint, type ForkFacts, type ForkNode, type ForkPoint } from './forks';
 export { defaultCodexHistoryPath, parseCodexPromptHistory, readCodexPromptHistory, type CodexPromptEntry, type CodexPromptHistory } from './promptHistory';
-export { codexHomeOf, parseSessionIndex, readSessionIndex, type ThreadNames } from './sessionIndex';
+export { codexHomeDir, codexHomeOf, parseSessionIndex, readSessionIndex, type ThreadNames } from './sessionIndex';
 export { decodeZstRollout, zstFrameCap } from './zstRollout';
 export { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './sniffCodex';

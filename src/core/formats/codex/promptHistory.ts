@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JsonlLineSplitter } from './jsonlLines';
+import { codexHomeDir } from './sessionIndex';
 import { num, str, type CodexDiagnostic } from './types';
 
 export interface CodexPromptEntry {
@@ -29,7 +30,7 @@ export interface CodexPromptHistory {
 
 /** `$CODEX_HOME/history.jsonl`, or `~/.codex/history.jsonl`. */
 export function defaultCodexHistoryPath(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-  return join(env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex'), 'history.jsonl');
+  return join(codexHomeDir(env, home), 'history.jsonl');
 }
 
 /** The entries of history.jsonl text (fed whole), e.g. for tests. */

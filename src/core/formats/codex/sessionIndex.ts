@@ -1,6 +1,7 @@
 // `~/.codex/session_index.jsonl` (codex-format.md A.1): thread names, one
 // `{"id","thread_name","updated_at"}` per line, append-only; the last entry per id wins.
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { JsonlLineSplitter } from './jsonlLines';
 import { str, type CodexDiagnostic } from './types';
@@ -53,4 +54,9 @@ export function codexHomeOf(rolloutPath: string): string | null {
     dir = parent;
   }
   return null;
+}
+
+/** `$CODEX_HOME`, or `~/.codex` (A.1). */
+export function codexHomeDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  return env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex');
 }

@@ -1,0 +1,133 @@
+// Claude Code and Codex sessions in the Sessions view of the real VS Code (issue 24): the agents'
+// default folders of the fake home (test/helpers/agentHome.mjs, placed by workspace.mjs) are
+// listed as projects by the records' cwd, subagents, the compaction helper and a Codex fork nest
+// under their session, every row says which agent wrote it and that it is read-only, and a row
+// opens the session editor.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionLoomApi } from '../../../src/extension/extension';
+import type { LoomNode, ProjectNode, SessionNode } from '../../../src/extension/sessions/nodes';
+import { harnessAvailable, screenshot } from './harness';
+import { activate, closeAllEditors, relistSessions, revealRow, sessionEditorTab, until } from './util';
+
+interface Agents {
+  claude: Record<'root' | 'spotter' | 'spotterAgent' | 'spotterCompact' | 'short' | 'two', string>;
+  codex: Record<'parent' | 'fork' | 'zst' | 'archivedRollout', string>;
+}
+
+function agents(): Agents {
+  return (JSON.parse(fs.readFileSync(path.join(os.homedir(), 'session-loom-test-manifest.json'), 'utf8')) as { agents: Agents }).agents;
+}
+
+describe('Claude Code and Codex sessions in the Sessions view (issue 24)', function () {
+  this.timeout(180_000);
+  let api: SessionLoomApi;
+  const provider = () => api.sessions.provider;
+  const project = async (label: string): Promise<ProjectNode> => {
+    const projects = (await provider().getChildren()) as LoomNode[];
+    const p = projects.find((x): x is ProjectNode => x.kind === 'project' && x.info.label === label);
+    assert.ok(p, `a project ${label} among ${projects.map((x) => (x.kind === 'project' ? x.info.label : x.kind)).join(', ')}`);
+    return p;
+  };
+  const tooltip = async (node: SessionNode): Promise<string> => {
+    const item = await provider().resolveTreeItem(provider().getTreeItem(node), node);
+    return item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+  };
+
+  before(async () => {
+    api = await activate();
+    await provider().setFilter('default');
+    await provider().setSearch('');
+    await relistSessions(api);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('sessionLoom').update('builtInRoots', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+  });
+
+  it('lists the Claude Code projects by cwd, each session with its subagent and compaction helper nested, read-only', async () => {
+    const a = agents();
+    const gqc = await project('/home/USER/projects/spotter-worktrees/spotter-gqc');
+    const [session, ...others] = (await provider().getChildren(gqc)) as SessionNode[];
+    assert.equal(others.length, 0);
+    assert.equal(session!.file, a.claude.spotter);
+    const item = provider().getTreeItem(session!);
+    assert.equal(typeof item.label === 'string' ? item.label : item.label?.label, 'Implement spotter-gqc');
+    assert.match(String(item.description), /Claude Code, read-only/);
+    assert.match(String(item.contextValue), /\bclaude\b.*\breadOnly\b/);
+    assert.doesNotMatch(String(item.contextValue), /\bwritable\b|\brepairable\b/);
+    const tip = await tooltip(session!);
+    assert.match(tip, /written by Claude Code 2\.1\.39: a Claude Code transcript, read-only \(Session Loom never writes it\)/);
+    assert.match(tip, /cwd: `\/home\/USER\/projects\/spotter-worktrees\/spotter-gqc`/);
+    const kids = (await provider().getChildren(session!)).filter((n): n is SessionNode => n.kind === 'session');
+    assert.deepEqual(kids.map((k) => k.file).sort(), [a.claude.spotterAgent, a.claude.spotterCompact].sort());
+    const agentItem = provider().getTreeItem(kids.find((k) => k.file === a.claude.spotterAgent)!);
+    assert.equal((agentItem.iconPath as vscode.ThemeIcon).id, 'hubot');
+    assert.match(await tooltip(kids.find((k) => k.file === a.claude.spotterCompact)!), /compaction helper/);
+    // the row's message count is its model's (not 0 from counting xcsh entries)
+    const short = ((await provider().getChildren(await project('/home/marco/projects/spotter'))) as SessionNode[]).find((s) => s.file === a.claude.short)!;
+    await until(() => /\d+ msgs?\b/.test(String(provider().getTreeItem(short).description)), 'a message count on short.jsonl', 30_000);
+    assert.match(String(provider().getTreeItem(short).description), /\b5 msgs\b/);
+    // a summary written into another session's file titles this one
+    const two = ((await provider().getChildren(await project('/Users/jnarowski/Dev/sourceborn/src/agent-workflows-monorepo-v2'))) as SessionNode[]).find((s) => s.file === a.claude.two)!;
+    const twoLabel = provider().getTreeItem(two).label;
+    assert.equal(typeof twoLabel === 'string' ? twoLabel : twoLabel?.label, 'Screenshot review of the agent workflows UI');
+  });
+
+  it('lists the Codex rollouts of the day folders as a project by cwd, the fork under its parent, the .jsonl.zst one named from session_index.jsonl, the archived one too', async () => {
+    const a = agents();
+    const p = await project('/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2');
+    const sessions = (await provider().getChildren(p)) as SessionNode[];
+    assert.deepEqual(sessions.map((s) => s.file), [a.codex.zst, a.codex.parent]);
+    const zstLabel = provider().getTreeItem(sessions[0]!).label;
+    assert.equal(typeof zstLabel === 'string' ? zstLabel : zstLabel?.label, 'Agent CLI SDK autonomous run');
+    const parent = sessions[1]!;
+    const forks = (await provider().getChildren(parent)).filter((n): n is SessionNode => n.kind === 'session');
+    assert.deepEqual(forks.map((f) => f.file), [a.codex.fork]);
+    const forkItem = provider().getTreeItem(forks[0]!);
+    assert.equal((forkItem.iconPath as vscode.ThemeIcon).id, 'repo-forked');
+    assert.match(String(forkItem.description), /Codex, read-only/);
+    const tip = await tooltip(forks[0]!);
+    assert.match(tip, /written by Codex 0\.40\.0: an OpenAI Codex CLI rollout, read-only/);
+    assert.match(tip, /forked from thread `01997ea4-a70d-7da3-8c20-c736db82a7c5`/);
+    await project('/tmp/agent-history-real-agent/codex/workspace');
+  });
+
+  it('opens a Claude Code row and a Codex row in the session editor; shows the nested rows (screenshot)', async function () {
+    const a = agents();
+    const gqc = await project('/home/USER/projects/spotter-worktrees/spotter-gqc');
+    const [session] = (await provider().getChildren(gqc)) as SessionNode[];
+    const codexProject = await project('/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2');
+    const codexParent = ((await provider().getChildren(codexProject)) as SessionNode[])[1]!;
+    if (harnessAvailable()) {
+      const view = provider().treeView!;
+      await revealRow(view, gqc, { expand: 1 });
+      await revealRow(view, session!, { expand: 1, select: false });
+      await revealRow(view, codexProject, { expand: 1 });
+      await revealRow(view, codexParent, { expand: 1, select: false });
+      await new Promise((r) => setTimeout(r, 1500));
+      await screenshot('sessions-claude-codex-rows');
+    }
+    for (const file of [a.claude.short, a.codex.parent]) {
+      const node = await provider().findSession(file);
+      assert.ok(node, `a row for ${file}`);
+      await vscode.commands.executeCommand('sessionLoom.openRow', node);
+      await until(() => sessionEditorTab(file) !== undefined, `the session editor on ${path.basename(file)}`, 30_000);
+    }
+    assert.equal(fs.readFileSync(a.claude.short).length, fs.statSync(a.claude.short).size);
+  });
+
+  it('sessionLoom.builtInRoots turns an agent\'s folder off', async () => {
+    await vscode.workspace.getConfiguration('sessionLoom').update('builtInRoots', { claude: false }, vscode.ConfigurationTarget.Global);
+    await relistSessions(api);
+    const labels = ((await provider().getChildren()) as LoomNode[]).map((x) => (x.kind === 'project' ? x.info.label : ''));
+    assert.ok(!labels.includes('/home/marco/projects/spotter'), labels.join(', '));
+    assert.ok(labels.includes('/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2'));
+    await vscode.workspace.getConfiguration('sessionLoom').update('builtInRoots', undefined, vscode.ConfigurationTarget.Global);
+    await relistSessions(api);
+    assert.ok(((await provider().getChildren()) as LoomNode[]).some((x) => x.kind === 'project' && x.info.label === '/home/marco/projects/spotter'));
+  });
+});
