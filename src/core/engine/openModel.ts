@@ -61,6 +61,12 @@ export interface SessionReader {
   open(path: string, opts: ModelOptions): Promise<LocalSessionModel>;
   /** How many messages the file holds, the number its model's summary gives (a Sessions row's count, issue 14). */
   countMessages(path: string): Promise<number>;
+  /**
+   * Whether its model lists the session's branch rows for the Sessions view (`segments`, `runEntries`).
+   * A format without them (dsh's turns, another agent's log) shows its entries in the editor; its
+   * Sessions row holds only its subagents and forks.
+   */
+  readonly branchRowsInView: boolean;
 }
 
 /** The message count of a model's summary, the model let go after. */
@@ -86,6 +92,7 @@ const xcshReader: SessionReader = {
   chooseSession: async () => null,
   open: (path, opts) => LazyXcshModel.open(path, opts),
   countMessages: (path) => countMessages(path),
+  branchRowsInView: true,
 };
 
 const dshReader: SessionReader = {
@@ -116,6 +123,7 @@ const dshReader: SessionReader = {
   countMessages(path) {
     return countBySummary(this, path);
   },
+  branchRowsInView: false,
 };
 
 /** Another agent's log, read-only: its records are `entries`, and every write and `--at`/`--session`/`--blobs` are refused. */
@@ -135,6 +143,7 @@ function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason:
     chooseSession: async () => null,
     open,
     countMessages: (path) => countBySummary({ open }, path),
+    branchRowsInView: false,
   };
 }
 

@@ -5,16 +5,12 @@
 import * as vscode from 'vscode';
 import { locateAnyPrompt } from '../../core/history/agentPromptSessions';
 import { prompts } from '../commands/prompts';
-import { resolveRoots } from '../sessions/catalog';
+import { configuredRoots } from '../sessions/projectListing';
 import { HistoryTreeProvider, type HistoryNode } from './historyView';
 
 export interface HistoryViewApi {
   provider: HistoryTreeProvider;
   treeView: vscode.TreeView<HistoryNode>;
-}
-
-function sessionRoots(): string[] {
-  return resolveRoots(vscode.workspace.getConfiguration('sessionLoom').get<string[]>('sessionRoots', []));
 }
 
 function isPrompt(n: unknown): n is Extract<HistoryNode, { kind: 'prompt' }> {
@@ -25,7 +21,7 @@ function isPrompt(n: unknown): n is Extract<HistoryNode, { kind: 'prompt' }> {
  * Opens the session where a prompt was sent, at its user message (`highlight`: the history's search,
  * whose words are marked there). Returns where, or undefined.
  */
-export async function openPromptInSession(node: unknown, roots = sessionRoots(), highlight?: string): Promise<{ file: string; entryId: string } | undefined> {
+export async function openPromptInSession(node: unknown, roots = configuredRoots(), highlight?: string): Promise<{ file: string; entryId: string } | undefined> {
   if (!isPrompt(node)) return undefined;
   const e = node.entry;
   const at = await vscode.window.withProgress({ location: { viewId: HistoryTreeProvider.viewId }, title: vscode.l10n.t('Finding the session of this prompt…') }, () => locateAnyPrompt(e, roots));
@@ -88,7 +84,7 @@ export function registerHistoryView(context: vscode.ExtensionContext, paths?: ()
       await vscode.env.clipboard.writeText(target.entry.prompt);
       return target.entry.prompt;
     }),
-    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt), sessionRoots(), historyHighlight(provider.query))),
+    vscode.commands.registerCommand('sessionLoom.history.openInSession', (node?: unknown) => openPromptInSession(isPrompt(node) ? node : treeView.selection.find(isPrompt), configuredRoots(), historyHighlight(provider.query))),
   );
   return { provider, treeView };
 }

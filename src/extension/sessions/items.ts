@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { formatDateTime, formatTimeOfDay } from '../../protocol/dates';
 import { entryText, formatCount, formatRelativeTime, formatSize, isLive, oneLine, roleOf, type ViewEntry } from '../../core/tree/treeView';
 import type { SessionSummary } from '../../protocol/messages';
+import { sessionReader } from '../../core/engine/openModel';
 import { shortenPreview } from '../../core/engine/xcsh/branchQueries';
 import { RUN_PAGE } from './branchNodes';
 import { isForeignAgent, type SessionMeta, type SessionState } from './catalog';
@@ -177,8 +178,9 @@ function sessionItem(node: SessionNode, ctx: RenderContext): vscode.TreeItem {
   const m = node.meta;
   const live = isLive(m.modifiedMs, ctx.now) && !ctx.ownWrite;
   const title = sessionTitle(node);
-  // a dsh row expands only to its subagent sessions (its turns and steps are in the editor)
-  const expandable = m.format !== 'dsh' || m.subagents.length > 0;
+  // A row whose model lists no branch rows here (dsh's turns, Claude Code's and Codex's logs: in the
+  // editor) expands only to its subagent sessions and forks.
+  const expandable = sessionReader(m.format).branchRowsInView || m.subagents.length > 0;
   const item = new vscode.TreeItem(ctx.tokens.length > 0 ? highlight(title, ctx.tokens) : title, expandable ? Collapsed : None);
   item.id = node.id;
   const desc = [formatRelativeTime(m.activityMs, ctx.now, vscode.l10n.t)];

@@ -30,6 +30,12 @@ async function rootProblem(root: string): Promise<string | undefined> {
   return st.isDirectory() ? undefined : vscode.l10n.t('{0} is not a folder', root);
 }
 
+/** The session roots the settings ask for: `sessionLoom.sessionRoots`, else the agents' own folders `sessionLoom.builtInRoots` keeps. */
+export function configuredRoots(): string[] {
+  const config = vscode.workspace.getConfiguration('sessionLoom');
+  return resolveRoots(config.get<string[]>('sessionRoots', []), config.get<BuiltInRoots>('builtInRoots', {}));
+}
+
 export class ProjectListing {
   private currentRoots: string[] = [];
   private list: ProjectNode[] | undefined;
@@ -73,7 +79,7 @@ export class ProjectListing {
     this.scanning ??= (async () => {
       const run = async () => {
         const configured = vscode.workspace.getConfiguration('sessionLoom').get<string[]>('sessionRoots', []);
-        const roots = resolveRoots(configured, vscode.workspace.getConfiguration('sessionLoom').get<BuiltInRoots>('builtInRoots', {}));
+        const roots = configuredRoots();
         if (roots.join('\n') !== this.currentRoots.join('\n')) this.host.rootsChanged(roots);
         this.currentRoots = roots;
         // The default roots may be absent (no agent run yet): only the configured ones are problems.

@@ -20,6 +20,7 @@ import { SessionSearch } from './search';
 import type { SearchIndexClient } from '../search/indexClient';
 import { SearchMode } from './searchMode';
 import { COUNT_READ_LIMIT, MessageCounts } from './messageCounts';
+import { sessionReader } from '../../core/engine/openModel';
 import { dshMessageCount, DshStatsCache } from './dshStats';
 import { RowClock } from './rowClock';
 import { SessionsWatcher } from './sessionsWatcher';
@@ -325,8 +326,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   private async sessionChildren(session: SessionNode): Promise<LoomNode[]> {
     const out: LoomNode[] = session.meta.subagents.filter((m) => this.search.shows(m)).map((m) => this.listing.sessionNode(m, session));
-    // A dsh log is shown in the session editor (turns, steps, events); here only its subagents.
-    if (session.meta.format === 'dsh') return out;
+    // A format whose model lists no branch rows for this view (dsh's turns, Claude Code's and Codex's
+    // logs) is shown in the session editor; here only its subagents and forks.
+    if (!sessionReader(session.meta.format).branchRowsInView) return out;
     // Shown only for a matching subagent session: its own entries do not match, so stay unread.
     if (this.searchMode.hidesEntriesOf(session.file)) return out;
     await this.search.ensureIds(session.file);

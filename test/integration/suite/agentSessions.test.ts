@@ -62,7 +62,10 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
     const tip = await tooltip(session!);
     assert.match(tip, /written by Claude Code 2\.1\.39: a Claude Code transcript, read-only \(Session Loom never writes it\)/);
     assert.match(tip, /cwd: `\/home\/USER\/projects\/spotter-worktrees\/spotter-gqc`/);
-    const kids = (await provider().getChildren(session!)).filter((n): n is SessionNode => n.kind === 'session');
+    const all = await provider().getChildren(session!);
+    // Its entries are in the editor: the row holds its subagents only, not a "No entries match" row.
+    assert.deepEqual(all.map((n) => n.kind), ['session', 'session'], `the row's children: ${all.map((n) => n.kind).join(', ')}`);
+    const kids = all.filter((n): n is SessionNode => n.kind === 'session');
     assert.deepEqual(kids.map((k) => k.file).sort(), [a.claude.spotterAgent, a.claude.spotterCompact].sort());
     const agentItem = provider().getTreeItem(kids.find((k) => k.file === a.claude.spotterAgent)!);
     assert.equal((agentItem.iconPath as vscode.ThemeIcon).id, 'hubot');
@@ -71,6 +74,7 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
     const short = ((await provider().getChildren(await project('/home/marco/projects/spotter'))) as SessionNode[]).find((s) => s.file === a.claude.short)!;
     await until(() => /\d+ msgs?\b/.test(String(provider().getTreeItem(short).description)), 'a message count on short.jsonl', 30_000);
     assert.match(String(provider().getTreeItem(short).description), /\b5 msgs\b/);
+    assert.equal(provider().getTreeItem(short).collapsibleState, vscode.TreeItemCollapsibleState.None, 'a session without subagents does not expand');
     // a summary written into another session's file titles this one
     const two = ((await provider().getChildren(await project('/Users/jnarowski/Dev/sourceborn/src/agent-workflows-monorepo-v2'))) as SessionNode[]).find((s) => s.file === a.claude.two)!;
     const twoLabel = provider().getTreeItem(two).label;
