@@ -106,6 +106,7 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
     // another agent's file: never `writable`, never `repairable` (Session Loom never writes it)
     const flags = ['session', m.format, 'readOnly'];
     if (m.state === 'damaged') flags.push('damaged');
+    if ((ctx.summary?.problemCount ?? 0) > 0) flags.push('problems');
     if (isLive(m.modifiedMs, ctx.now)) flags.push('live');
     if (m.isSubagent) flags.push('subagent');
     if (m.relation === 'fork') flags.push('fork');
@@ -127,6 +128,8 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   if (m.isSubagent) flags.push('subagent');
   if (m.state === 'current' || m.state === 'needs-migration') flags.push('writable');
   if (m.state === 'damaged' || ctx.summary?.repairable) flags.push('repairable');
+  // (Read: it has problems, its icon says so. The view draws the row again when this changes.)
+  if ((ctx.summary?.problemCount ?? 0) > 0) flags.push('problems');
   if (inWorkspace(m.file)) flags.push('inWorkspace');
   return flags;
 }
@@ -140,14 +143,25 @@ function dshIcon(state: string | undefined, live: boolean, subagent: boolean): v
   return new vscode.ThemeIcon(subagent ? 'hubot' : 'comment-discussion');
 }
 
+/**
+ * One rule for every format (README, "State icons"): red warning — the file cannot be read as a
+ * session (no header, a corrupt log) and is never written; yellow warning — it reads, with problems
+ * (glued or torn records, a torn dsh frame: Repair writes a clean copy of an xcsh one); green pulse —
+ * written in the last minute; arrow — needs migration; lock — newer than this version knows; else
+ * the kind of session (a conversation, a subagent, a fork). What is known only once the file is read
+ * (its problems, a dsh log's state) shows once it is.
+ */
 function sessionIcon(node: SessionNode, live: boolean, ctx?: RenderContext): vscode.ThemeIcon {
+  const problems = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   if (isForeignAgent(node.meta)) {
     if (node.meta.state === 'damaged') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+    if ((ctx?.summary?.problemCount ?? 0) > 0 && !live) return problems;
     if (live) return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
     const r = node.meta.relation;
     return new vscode.ThemeIcon(r === 'fork' ? 'repo-forked' : r === 'compaction' ? 'fold' : node.meta.isSubagent ? 'hubot' : 'comment-discussion');
   }
-  if (node.meta.format === 'dsh') return node.meta.state === 'damaged' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground')) : dshIcon(ctx?.dsh?.state, live, node.meta.isSubagent);
+  // A dsh log's state once read says more than its listing (which may not have read its header).
+  if (node.meta.format === 'dsh') return !ctx?.dsh && node.meta.state === 'damaged' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground')) : dshIcon(ctx?.dsh?.state, live, node.meta.isSubagent);
   switch (node.meta.state) {
     case 'damaged':
       return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
@@ -157,6 +171,7 @@ function sessionIcon(node: SessionNode, live: boolean, ctx?: RenderContext): vsc
       return new vscode.ThemeIcon('arrow-circle-up', new vscode.ThemeColor('list.warningForeground'));
     default:
       if (live) return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+      if ((ctx?.summary?.problemCount ?? 0) > 0) return problems;
       return new vscode.ThemeIcon(node.meta.isSubagent ? 'hubot' : 'comment-discussion');
   }
 }

@@ -261,10 +261,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   getTreeItem(node: LoomNode): vscode.TreeItem {
     const file = node.kind === 'project' || node.kind === 'notice' ? undefined : node.kind === 'session' ? node.file : sessionOf(node).file;
     const summary = node.kind === 'session' ? this.models.peek(node.file)?.summary : undefined;
+    // A dsh log's state, once read (its icon: sessionIcon in items.ts).
+    const dsh = node.kind === 'session' && node.meta.format === 'dsh' ? this.dshStats.peek(node.meta.store?.path ?? node.file, node.meta.size, node.meta.modifiedMs, node.meta.store?.session) : undefined;
     const now = Date.now();
     if (node.kind === 'session') this.clock.drawn(node, now);
     const item = renderItem(node, {
       summary,
+      dsh,
       now,
       messageCount: node.kind === 'session' ? this.messageCount(node) : undefined,
       tokens: file === undefined ? this.search.tokens : node.kind === 'session' ? this.search.tokens : this.search.branchTokensOf(file),
@@ -376,7 +379,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
   /** After a load, a row whose context flags changed (repairable, damaged…) is re-drawn once. */
   private noteLoaded(session: SessionNode, vs: ViewSession): void {
     const before = this.contexts.get(session.file);
-    if (before !== undefined && before.includes('repairable') !== (vs.summary.repairable ?? false)) {
+    // Read now: its problems change its icon and menu (a session with problems is repairable).
+    const problems = (vs.summary.problemCount ?? 0) > 0;
+    if (before !== undefined && (before.includes('repairable') !== (vs.summary.repairable ?? false) || /\bproblems\b/.test(before) !== problems)) {
       setTimeout(() => this.changed.fire(session), 0);
     }
   }

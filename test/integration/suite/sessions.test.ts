@@ -15,7 +15,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { Prompts } from '../../../src/extension/commands/prompts';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { box, click, drag, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
-import { revealRow } from './util';
+import { revealRow, until } from './util';
 
 const EXTENSION_ID = 'session-loom.session-loom';
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
@@ -214,6 +214,26 @@ describe('sessions view', function () {
       assert.ok(diag.some((d) => d.kind === 'diagnostic' && d.diagnostic.kind === 'no-header'), 'no-header diagnostic row');
       assert.ok(children.some((c) => c.kind === 'run'), 'the readable entries still show');
     }
+  });
+
+  it('one icon rule: a session that reads with problems (glued records, a torn last line) shows a yellow warning once read, and offers Repair (issue 25)', async () => {
+    const t = '2026-01-06T10:00:00.000Z';
+    const lines = [
+      { type: 'session', version: 3, id: 'f0000000000000b7', timestamp: t, cwd: '/work/icons' },
+      { type: 'message', id: 'b7000001', parentId: null, timestamp: t, message: { role: 'user', content: 'Import the recipes' } },
+      { type: 'message', id: 'b7000002', parentId: 'b7000001', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
+      { type: 'message', id: 'b7000003', parentId: 'b7000002', timestamp: t, message: { role: 'user', content: 'Now the index page' } },
+    ].map((l) => JSON.stringify(l));
+    // Records 2 and 3 glued by a lost newline; the last one cut off mid-write (as the demo's damaged session).
+    const file = await place('2026-01-06T10-00-00-000Z_f0000000000000b7.jsonl', `${lines[0]}\n${lines[1]}${lines[2]}\n${lines[3]!.slice(0, 50)}`);
+    const session = await sessionNode(file);
+    const icon = () => (provider().getTreeItem(session).iconPath as vscode.ThemeIcon);
+    assert.equal(icon().id, 'comment-discussion', 'before it is read, the listing knows no problem');
+    const children = await provider().getChildren(session);
+    assert.deepEqual(children.filter((c) => c.kind === 'diagnostic').map((c) => (c.kind === 'diagnostic' ? c.diagnostic.kind : '')), ['glued-records', 'torn-tail']);
+    await until(() => icon().id === 'warning', () => `the icon once read: ${icon().id}`);
+    assert.equal((icon().color as vscode.ThemeColor).id, 'list.warningForeground');
+    assert.match(provider().getTreeItem(session).contextValue ?? '', /\brepairable\b.*\bproblems\b/);
   });
 
   it('shows the branch tree with linear runs collapsed, forks as children, label badges and the leaf', async () => {
