@@ -136,8 +136,10 @@ const tree = new BranchTree({
   filtered: () => nameLeaf(),
 });
 
-/** The preview's title names the leaf as the tree shows it (its row, or the shown row before it). */
-/** Says the leaf shown (the preview's title), and tells a screen reader what the context now is. */
+/**
+ * The preview's title names the leaf as the tree shows it (its row, or the shown row before it); a
+ * screen reader is told what the context now is.
+ */
 function nameLeaf(): void {
   const { row, leafHidden } = tree.selection();
   preview.nameLeaf(row, leafHidden);
