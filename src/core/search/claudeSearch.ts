@@ -12,9 +12,10 @@
 // false): a tool result's row needs the call before it, and a record can be taken over later.
 import { RecordBodies, type BodyRef } from '../formats/claude/bodies';
 import { readClaudeTranscript } from '../formats/claude/read';
-import { chainFacts, isObj, RecordFlag, str, type ClaudeRecord } from '../formats/claude/records';
+import { chainFacts, RecordFlag, str, type ClaudeRecord } from '../formats/claude/records';
 import { assistantDisplayed, compactSummaryDisplayed, recordKind, toolResultDisplayed, userContentDisplayed } from '../engine/claude/claudeDisplay';
 import type { IndexRow, WholeFileRows } from './indexRead';
+import { recordOfLine, wholeReadRows } from './wholeRows';
 import { messagesSearchFields, type EntrySearchFields } from './searchText';
 
 type Obj = Record<string, unknown>;
@@ -56,13 +57,8 @@ function titleOfLine(v: Obj): string {
 
 /** The searchable text of a Claude row's bytes (its record's line; '' when they no longer read as one). */
 export function claudeRowText(buf: Buffer, isTitle: boolean): string {
-  let v: unknown;
-  try {
-    v = JSON.parse(buf.toString('utf8'));
-  } catch {
-    return '';
-  }
-  if (!isObj(v)) return '';
+  const v = recordOfLine(buf);
+  if (!v) return '';
   if (isTitle) return titleOfLine(v);
   const facts = chainFacts(v, 0, 0, buf.length);
   return facts ? (claudeSearchFields(v, facts)?.body ?? '') : '';
@@ -104,18 +100,11 @@ export async function readClaudeFileRows(path: string, maxRows: number): Promise
   }
   const firstTime = t.records.find((r) => Number.isFinite(r.time))?.time;
   const created = firstTime ?? null;
-  return {
+  return wholeReadRows(t.size, rows, {
     title: titleLine ? { body: titleLine.text, meta: 'session title', eid: '', ts: created, off: titleLine.start, len: titleLine.end - titleLine.start } : null,
-    rows,
-    bytes: t.size,
-    resumeFrom: t.size,
-    resumeLine: 0,
-    head: '',
-    seam: '',
-    tailOk: false,
     cwd: t.cwd,
     titleText: titleLine?.text ?? null,
     created,
     agent: 'claude',
-  };
+  });
 }

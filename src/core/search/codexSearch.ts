@@ -21,6 +21,7 @@ import { recordOf } from '../formats/codex/records';
 import { codexHomeOf, readSessionIndex } from '../formats/codex/sessionIndex';
 import { isObj, str, type CodexRecord } from '../formats/codex/types';
 import type { IndexRow, WholeFileRows } from './indexRead';
+import { recordOfLine, wholeReadRows } from './wholeRows';
 import { messagesSearchFields, type EntrySearchFields } from './searchText';
 
 /** The row id of a record: its outline row (codexOutline.ts). */
@@ -49,13 +50,8 @@ export function codexSearchFields(rec: CodexRecord, toolNames: ReadonlyMap<strin
  * record with a row). `eid` gives the line number, which a bare-era record does not carry.
  */
 export function codexRowText(buf: Buffer, eid: string): string {
-  let v: unknown;
-  try {
-    v = JSON.parse(buf.toString('utf8'));
-  } catch {
-    return '';
-  }
-  if (!isObj(v)) return '';
+  const v = recordOfLine(buf);
+  if (!v) return '';
   const line = /^L(\d+)$/.exec(eid);
   const rec = recordOf(v, line ? Number(line[1]) : 0, false);
   return rec ? (codexSearchFields(rec)?.body ?? '') : '';
@@ -121,18 +117,11 @@ export async function readCodexFileRows(path: string, maxRows: number): Promise<
   const meta = rollout.meta;
   const firstTurnCwd = records.find((x) => x.type === 'turn_context' && isObj(x.payload) && typeof x.payload.cwd === 'string');
   const createdMs = meta?.timestamp ? Date.parse(meta.timestamp) : NaN;
-  return {
+  return wholeReadRows(bytes.length, rows, {
     title: null,
-    rows,
-    bytes: bytes.length,
-    resumeFrom: bytes.length,
-    resumeLine: 0,
-    head: '',
-    seam: '',
-    tailOk: false,
     cwd: meta?.cwd ?? (firstTurnCwd && isObj(firstTurnCwd.payload) ? str(firstTurnCwd.payload.cwd) : null),
     titleText: await threadNameOf(path, meta?.id ?? null),
     created: Number.isFinite(createdMs) ? createdMs : null,
     agent: 'codex',
-  };
+  });
 }

@@ -20,6 +20,7 @@ import type { DshEvent } from '../formats/dsh/types';
 import { decodeTornFrame, redecodeFrame } from '../formats/dsh/zstdDecode';
 import { readZstdFrame } from '../formats/dsh/zstdFrames';
 import type { IndexRow, WholeFileRows } from './indexRead';
+import { wholeReadRows } from './wholeRows';
 import { filterToken, ROLE_TOKEN, TOOL_TOKEN, type EntrySearchFields } from './searchText';
 
 type Obj = Record<string, unknown>;
@@ -222,20 +223,7 @@ export async function readDshFileRows(path: string, maxRows: number): Promise<Wh
   const header = log.header;
   const created = header && header.createdAt > 0 ? header.createdAt : null;
   if (titleRow) titleRow.ts = created;
-  return {
-    title: titleRow,
-    rows,
-    bytes: bytes.length,
-    resumeFrom: bytes.length,
-    resumeLine: 0,
-    head: '',
-    seam: '',
-    tailOk: false,
-    cwd: typeof header?.cwd === 'string' ? header.cwd : null,
-    titleText,
-    created,
-    agent: 'dsh',
-  };
+  return wholeReadRows(bytes.length, rows, { title: titleRow, cwd: typeof header?.cwd === 'string' ? header.cwd : null, titleText, created, agent: 'dsh' });
 }
 
 /** The bytes of the `session/title` record at `seq`: raw, its line; zstd, its frame. */

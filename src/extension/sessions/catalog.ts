@@ -125,35 +125,7 @@ export function isForeignAgent(m: { format: SessionFormat }): boolean {
 }
 
 function metaOfInfo(info: SessionInfo, file: string, root: string, projectDir: string, isSubagent: boolean): SessionMeta {
-  if (isForeignAgent(info)) {
-    const last = info.lastRecord ? Date.parse(info.lastRecord) : NaN;
-    return {
-      file,
-      root,
-      projectDir,
-      id: info.id,
-      cwd: info.cwd ?? undefined,
-      title: info.title?.trim() ? info.title : undefined,
-      created: info.created ?? undefined,
-      modifiedMs: info.mtimeMs,
-      activityMs: Number.isFinite(last) ? last : info.mtimeMs,
-      size: info.size,
-      version: undefined,
-      state: info.damaged ? 'damaged' : 'current',
-      firstUserMessage: info.firstUserMessage ?? undefined,
-      firstPrompt: info.firstPrompt ?? undefined,
-      parentSession: info.parentSession ?? undefined,
-      subagents: [],
-      isSubagent: isSubagent || info.relation === 'subagent' || info.relation === 'compaction',
-      format: info.format,
-      agentVersion: info.agentVersion ?? undefined,
-      relation: info.relation,
-    };
-  }
-  const version = info.version ?? undefined;
-  const state: SessionState =
-    info.damaged || version === undefined ? (info.size === 0 ? 'current' : 'damaged') : version > CURRENT_SESSION_VERSION ? 'too-new' : version < CURRENT_SESSION_VERSION ? 'needs-migration' : 'current';
-  return {
+  const base = {
     file,
     root,
     projectDir,
@@ -162,17 +134,29 @@ function metaOfInfo(info: SessionInfo, file: string, root: string, projectDir: s
     title: info.title?.trim() ? info.title : undefined,
     created: info.created ?? undefined,
     modifiedMs: info.mtimeMs,
-    activityMs: info.mtimeMs,
     size: info.size,
-    version,
-    state,
     firstUserMessage: info.firstUserMessage ?? undefined,
     firstPrompt: info.firstPrompt ?? undefined,
     parentSession: info.parentSession ?? undefined,
     subagents: [],
-    isSubagent: isSubagent || (info.format === 'dsh' && info.isSubagent),
     format: info.format,
   };
+  if (isForeignAgent(info)) {
+    const last = info.lastRecord ? Date.parse(info.lastRecord) : NaN;
+    return {
+      ...base,
+      activityMs: Number.isFinite(last) ? last : info.mtimeMs,
+      version: undefined,
+      state: info.damaged ? 'damaged' : 'current',
+      isSubagent: isSubagent || info.relation === 'subagent' || info.relation === 'compaction',
+      agentVersion: info.agentVersion ?? undefined,
+      relation: info.relation,
+    };
+  }
+  const version = info.version ?? undefined;
+  const state: SessionState =
+    info.damaged || version === undefined ? (info.size === 0 ? 'current' : 'damaged') : version > CURRENT_SESSION_VERSION ? 'too-new' : version < CURRENT_SESSION_VERSION ? 'needs-migration' : 'current';
+  return { ...base, activityMs: info.mtimeMs, version, state, isSubagent: isSubagent || (info.format === 'dsh' && info.isSubagent) };
 }
 
 /** dsh's layout: `<project>/<encodeSegment(id)>/session.jsonl[.zstd]` (dsh-format.md §1). */
