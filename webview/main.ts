@@ -12,7 +12,7 @@ import type { RowActions } from './messageRow';
 import { renderPeek } from './peekView';
 import { ContextPreview } from './preview';
 import { renderContextChart } from './contextChart';
-import { lastAnswerAt, loadState, mark, onHostMessage, post, request, requestCount, saveState, steps } from './rpc';
+import { hasOwnState, lastAnswerAt, loadState, mark, onHostMessage, post, request, requestCount, saveState, steps } from './rpc';
 
 const scriptStart = performance.now();
 const app = document.getElementById('app')!;
@@ -43,6 +43,8 @@ function persist(): void {
     state.anchorOffset = a.offset;
     state.expanded = [...expanded];
     saveState(state);
+    // The host keeps it too: the next editor of this file (its tab was closed or replaced) opens here.
+    post({ type: 'stateChanged', state });
   }, 150);
 }
 
@@ -146,7 +148,7 @@ function nameLeaf(): void {
   const info = preview.context;
   if (info) {
     const what = row?.text ?? info.leafId ?? l10n.t('(empty)');
-    announcer.textContent = info.messageCount === 1 ? l10n.t('Context at {0}: 1 message', what) : l10n.t('Context at {0}: {1} messages', what, info.messageCount.toLocaleString());
+    announcer.textContent = info.messageCount === 1 ? l10n.t('Context at {0}: {1} message', what, 1) : l10n.t('Context at {0}: {1} messages', what, info.messageCount.toLocaleString());
   }
 }
 
@@ -225,6 +227,11 @@ let peekShown = false;
 /** Fills the peek's progress bar (while the worker reads the file). */
 let peekProgress: ((bytes: number, total: number) => void) | undefined;
 let initDone = false;
+/** Whether an `init` posted ahead for `leafId` shows what a page restoring `r` shows (editorPanel.ts aheadFits: the same test). */
+function aheadFits(r: WebviewState, leafId: string | null, defaultLeafId: string | null): boolean {
+  return r.filter === 'default' && r.search === '' && (r.followDefault ? leafId === defaultLeafId : leafId === r.leafId);
+}
+
 /** How long a fresh page waits for its `init` before it says `ready` again. */
 const INIT_AGAIN_MS = 3_000;
 
@@ -238,8 +245,9 @@ function mountHeader(s: SessionSummary): void {
 onHostMessage((msg) => {
   switch (msg.type) {
     case 'init': {
-      // Posted ahead of `ready` for a fresh page: a page that restored its state waits for the one answering its `ready`.
-      if (msg.ahead && (restored !== null || initDone)) return;
+      // Posted ahead of `ready` for a fresh page (or one restoring what the host kept, when it was
+      // computed for that): a page that restored another state waits for the one answering its `ready`.
+      if (msg.ahead && ((restored !== null && !aheadFits(restored, msg.selectLeafId, msg.summary.defaultLeafId)) || initDone)) return;
       mark('init checked');
       // (Defined after the first paint; at the latest this long after `init`, should that paint be slow.)
       setTimeout(defineControls, CONTROLS_LATEST_MS);
@@ -342,10 +350,11 @@ function bootTimes(): NonNullable<Extract<WebviewToHost, { type: 'ready' }>['boo
 }
 
 post({ type: 'ready', restored: restored ? state : null, boot: bootTimes() });
-// A fresh page is sent its `init` ahead of this `ready` (editorPanel.ts). Should that one have been
-// lost, the host is asked again; it ignores this while it is still reading the session.
-if (!restored) {
+// A fresh page (or one restoring what the host kept) is sent its `init` ahead of this `ready`
+// (editorPanel.ts). Should that one have been lost, the host is asked again; it ignores this while
+// it is still reading the session.
+if (!hasOwnState()) {
   setTimeout(() => {
-    if (!initDone) post({ type: 'ready', restored: null, again: true });
+    if (!initDone) post({ type: 'ready', restored: restored ? state : null, again: true });
   }, INIT_AGAIN_MS);
 }

@@ -1,6 +1,6 @@
 // The webview side of the protocol: every message from the host is validated before use,
 // requests get an id and a promise that settles with the (validated) result or the host's error.
-import { HostToWebviewSchema, parseResult, type HostToWebview, type Method, type Params, type Result, type WebviewState, type WebviewToHost } from '../src/protocol/messages';
+import { HostToWebviewSchema, parseResult, WebviewStateSchema, type HostToWebview, type Method, type Params, type Result, type WebviewState, type WebviewToHost } from '../src/protocol/messages';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -76,9 +76,27 @@ window.addEventListener('message', (event: MessageEvent) => {
   for (const l of listeners) l(msg);
 });
 
+/** Whether VS Code kept this page's own state (it was hidden and shown, or the window reloaded). */
+export function hasOwnState(): boolean {
+  const s = api.getState();
+  return !!s && typeof s === 'object';
+}
+
+/**
+ * The page's saved state: its own (VS Code keeps it while the editor is open, hidden or not), else
+ * the one the host kept from the file's last editor and put in the page (webviewHtml.ts), checked.
+ */
 export function loadState(): WebviewState | null {
   const s = api.getState();
-  return s && typeof s === 'object' ? (s as WebviewState) : null;
+  if (s && typeof s === 'object') return s as WebviewState;
+  const kept = document.getElementById('sl-state')?.textContent;
+  if (!kept) return null;
+  try {
+    const parsed = WebviewStateSchema.safeParse(JSON.parse(kept));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function saveState(state: WebviewState): void {

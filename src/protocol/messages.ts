@@ -348,6 +348,8 @@ export const WebviewStateSchema = z.object({
 export type WebviewState = z.infer<typeof WebviewStateSchema>;
 
 export const WebviewToHostSchema = z.union([
+  /** Where the user is (leaf, scroll, expansions, filter): the host keeps it for the next editor of the file (issue 25). */
+  z.object({ type: z.literal('stateChanged'), state: WebviewStateSchema }),
   /**
    * The page's very first words, from a small script ahead of its bundle (webviewHtml.ts): the page
    * exists, so what the host posts now reaches it once its scripts ran (the first paint's `init`,

@@ -8,6 +8,7 @@ import {
   WebviewToHostSchema,
   type FirstPaint,
   type MatchTerms,
+  type WebviewState,
   type HostToWebview,
   type Method,
   type RequestMessage,
@@ -22,6 +23,10 @@ import { trackEditor } from './editorSelection';
 export interface PanelHooks {
   /** A leaf selection waiting for a new editor of this document (previewContextAt opening it). */
   takePendingSelection(uri: vscode.Uri): LeafSelection | undefined;
+  /** Where the user was in the last editor of this document (its tab was closed or replaced): the page restores it. */
+  keptState?(uri: vscode.Uri): WebviewState | undefined;
+  /** The page says where the user is now. */
+  keepState?(uri: vscode.Uri, state: WebviewState): void;
   log(line: string): void;
   /** Paint timings as the webview reports them (the integration tests read them). */
   timing?(t: EditorTiming): void;
@@ -86,6 +91,8 @@ export class EditorPanel implements vscode.Disposable {
   private carried = 0;
   /** The page said (`hello`) that it restores its own state: nothing more is posted to it ahead of its `ready`. */
   private restoring = false;
+  /** Where the user was in the last editor of this document (the page restores it), if anywhere. */
+  readonly kept: WebviewState | undefined;
 
   constructor(
     readonly document: SessionDocument,
@@ -93,6 +100,8 @@ export class EditorPanel implements vscode.Disposable {
     private readonly hooks: PanelHooks,
   ) {
     this.pendingLeaf = hooks.takePendingSelection(document.uri);
+    // A jump names its own leaf; otherwise the page starts where the user was in the file's last editor.
+    this.kept = this.pendingLeaf ? undefined : hooks.keptState?.(document.uri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
       document.onDidReload(({ summary }) => this.post({ type: 'sessionChanged', summary })),
@@ -106,11 +115,18 @@ export class EditorPanel implements vscode.Disposable {
       }),
       trackEditor({ uri: document.uri, panel, leafId: () => this.shownLeaf, model: async () => (await document.loaded()).model }),
     );
-    this.firstPaint = this.pendingLeaf ? Promise.resolve(null) : computeFirstPaint(document);
+    this.firstPaint = this.pendingLeaf ? Promise.resolve(null) : computeFirstPaint(document, this.kept);
     if (!this.pendingLeaf) {
       void this.postInitAhead();
       void this.postPeekAhead();
     }
+  }
+
+  /** Whether the `init` posted ahead is what a page restoring `restored` shows (webview/main.ts: aheadFits, the same test). */
+  private async aheadFits(restored: WebviewState): Promise<boolean> {
+    const ahead = await this.firstPaint;
+    if (!ahead || restored.filter !== 'default' || restored.search !== '') return false;
+    return restored.followDefault ? ahead.leafId === ahead.summary.defaultLeafId : ahead.leafId === restored.leafId;
   }
 
   /** Whether something sent ahead of `ready` may go to this page (a fresh one that has not said it yet). */
@@ -133,7 +149,7 @@ export class EditorPanel implements vscode.Disposable {
     if (!ahead || this.restoring || !this.mayPostAhead()) return;
     this.initAhead = true;
     this.carried = 3;
-    this.send({ type: 'init', summary: ahead.summary, selectLeafId: ahead.leafId, followDefault: true, first: ahead.first, ahead: true });
+    this.send({ type: 'init', summary: ahead.summary, selectLeafId: ahead.leafId, followDefault: ahead.leafId === ahead.summary.defaultLeafId, first: ahead.first, ahead: true });
     this.hooks.log(`[editor] ${this.document.uri.fsPath}: first paint sent ahead of the page's ready, ${this.sinceOpen().toFixed(0)} ms after open`);
   }
 
@@ -203,7 +219,7 @@ export class EditorPanel implements vscode.Disposable {
           if (!this.initAhead) return;
           this.hooks.log(`[editor] ${this.document.uri.fsPath}: the webview asked again for its init, ${this.sinceOpen().toFixed(0)} ms after open`);
           this.initAhead = false;
-          await this.onReady(null, true, null, false);
+          await this.onReady(msg.restored?.leafId ?? null, msg.restored?.followDefault ?? true, msg.restored, false);
           return;
         }
         this.hooks.log(`[editor] ${this.document.uri.fsPath}: webview ready ${this.sinceOpen().toFixed(0)} ms after open`);
@@ -213,8 +229,9 @@ export class EditorPanel implements vscode.Disposable {
           this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open; then (ms): html ${b.html}, ${assets}${b.bundle !== undefined ? `bundle began ${b.bundle}, ` : ''}script ran ${b.evaluated}, ready ${b.ready}`);
         }
         this.heardReady = true;
-        // A fresh page paints the `init` posted ahead of its `ready`: nothing more to send but what waited for it.
-        if (this.initAhead && msg.restored === null) return this.flush();
+        // A fresh page paints the `init` posted ahead of its `ready` (as does one restoring the state
+        // the host kept, whose leaf it was computed for): nothing more to send but what waited for it.
+        if (this.initAhead && (msg.restored === null || (await this.aheadFits(msg.restored)))) return this.flush();
         this.initAhead = false;
         // A fresh page paints a peek posted ahead; a page that restored its state ignored it.
         const peekShown = this.peekAhead && msg.restored === null;
@@ -249,6 +266,9 @@ export class EditorPanel implements vscode.Disposable {
         return;
       case 'selectionChanged':
         this.shownLeaf = msg.leafId;
+        return;
+      case 'stateChanged':
+        this.hooks.keepState?.(this.document.uri, msg.state);
         return;
       case 'request':
         await this.answer(msg);
@@ -394,10 +414,13 @@ export class EditorPanel implements vscode.Disposable {
  * its first page of messages and the page of branch-tree rows around its row — so they go to the
  * page with its `init`. (The model's first tree call also lays the tree out, which is then cached.)
  */
-async function computeFirstPaint(document: SessionDocument): Promise<{ summary: SessionSummary; leafId: string; first: FirstPaint } | null> {
+async function computeFirstPaint(document: SessionDocument, kept?: WebviewState): Promise<{ summary: SessionSummary; leafId: string; first: FirstPaint } | null> {
   try {
     const { model, summary } = await document.loaded();
-    const leafId = await model.defaultLeaf();
+    // The leaf the page will show: the one the user left (under the default filter: the tree's rows
+    // computed here fit no other), else the default leaf.
+    const left = kept && !kept.followDefault && kept.leafId !== null && kept.filter === 'default' && kept.search === '' && (await model.has(kept.leafId)) ? kept.leafId : null;
+    const leafId = left ?? (await model.defaultLeaf());
     if (leafId === null) return null;
     const chart = model.chart(leafId).catch(() => undefined);
     const [context, items, tree] = await Promise.all([model.context(leafId), model.messages(leafId, 0, MESSAGE_PAGE), firstTreePage(model, leafId)]);

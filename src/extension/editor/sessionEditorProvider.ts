@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ModelHost } from '../../core/engine/worker/modelHost';
 import { parseSearchQuery } from '../../core/search/queryLanguage';
+import type { WebviewState } from '../../protocol/messages';
 import { EditorPanel, type EditorTiming, type LeafSelection } from './editorPanel';
 import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } from './editorCommands';
 import { registerDefaultOpen } from './defaultOpen';
@@ -18,11 +19,19 @@ function showOptions(show: unknown): vscode.TextDocumentShowOptions | undefined 
   return { ...(typeof preview === 'boolean' ? { preview } : {}), ...(typeof preserveFocus === 'boolean' ? { preserveFocus } : {}) };
 }
 
+/** How many files' places are kept (the least recently used go first). */
+const KEPT_STATES = 200;
+
 export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvider<SessionDocument> {
   static readonly viewType = VIEW_TYPE;
 
   private readonly panels = new Set<EditorPanel>();
   private readonly pending = new Map<string, LeafSelection>();
+  /**
+   * Where the user was in each file's last editor (leaf, scroll, expansions, filter), by URI: an
+   * editor opened again — its tab was closed, or replaced as a preview tab — starts there (issue 25).
+   */
+  private readonly kept = new Map<string, WebviewState>();
   private readonly output: vscode.OutputChannel;
 
   /** Paint timings of every editor (the extension's API hands them to tests and tools). */
@@ -88,6 +97,13 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       },
       log: (l) => this.log(l),
       timing: (t) => this.painted.fire(t),
+      keptState: (uri) => this.kept.get(uri.toString()),
+      keepState: (uri, state) => {
+        const key = uri.toString();
+        this.kept.delete(key); // (the newest last: the oldest go first)
+        this.kept.set(key, state);
+        if (this.kept.size > KEPT_STATES) this.kept.delete(this.kept.keys().next().value!);
+      },
     });
     this.panels.add(editor);
     // The editor's write actions (New Session from Here, Copy Resume Command) are hidden for a file
@@ -105,7 +121,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       this.panels.delete(editor);
       editor.dispose();
     });
-    panel.webview.html = webviewHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? '');
+    panel.webview.html = webviewHtml(panel.webview, this.context.extensionUri, document.uri.path.split('/').pop() ?? '', vscode.l10n.bundle, editor.kept);
     // The first step of the open's timeline in the log: what VS Code took to ask us, and our page handed over.
     this.log(`[editor] ${document.uri.fsPath}: page handed to the webview ${(performance.now() - document.openedAt).toFixed(0)} ms after open`);
   }

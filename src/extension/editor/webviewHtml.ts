@@ -22,6 +22,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { inlineScript, inlineStyle, jsonScriptText } from '../../core/inlineHtml';
+import type { WebviewState } from '../../protocol/messages';
 
 /**
  * Runs before the bundle is parsed: tells the host the page exists and whether it restores state
@@ -85,7 +86,11 @@ export async function preloadWebviewAssets(extensionUri: vscode.Uri): Promise<vo
   }
 }
 
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, fileName: string, bundle: Readonly<Record<string, string>> | undefined = vscode.l10n.bundle): string {
+/**
+ * The page of a session editor. `kept`: where the user was in the file's last editor (its tab was
+ * closed or replaced), as a JSON data block the page restores when it has no state of its own.
+ */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, fileName: string, bundle: Readonly<Record<string, string>> | undefined = vscode.l10n.bundle, kept?: WebviewState): string {
   const nonce = randomBytes(18).toString('base64');
   const distFile = (...p: string[]): string => vscode.Uri.joinPath(extensionUri, 'dist', ...p).fsPath;
   const csp = [
@@ -107,7 +112,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, f
 <style nonce="${nonce}">${codiconStyle(distFile('codicons', 'codicon.css'), distFile('codicons', 'codicon.ttf'))}</style>
 <style nonce="${nonce}">${assetText(distFile('webview', 'main.css'))}</style>
 <title>${escHtml(vscode.l10n.t('Session'))}</title>
-${bundle ? `<script type="application/json" id="l10n-bundle">${jsonScriptText(bundle)}</script>\n` : ''}</head>
+${bundle ? `<script type="application/json" id="l10n-bundle">${jsonScriptText(bundle)}</script>\n` : ''}${kept ? `<script type="application/json" id="sl-state">${jsonScriptText(kept)}</script>\n` : ''}</head>
 <body>
 <div id="app" class="sl-app" data-session-file="${escAttr(fileName)}"><div class="sl-loading">${escHtml(vscode.l10n.t('Loading session…'))}</div></div>
 <script nonce="${nonce}">${HELLO_SCRIPT}</script>

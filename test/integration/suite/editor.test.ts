@@ -249,6 +249,29 @@ describe('session editor', function () {
     await closeAll();
   });
 
+  it('keeps the user\'s place when its tab is closed and the session opened again: leaf, expanded tool call, scroll (issue 25)', async () => {
+    if (!harnessAvailable()) return;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loom-place-')), 'place.jsonl');
+    fs.copyFileSync(demo(), file);
+    await openEditor(file);
+    await waitForPreview(file);
+    await click(`${app(file)} .sl-tree-row[data-entry-id="b2000004"]`);
+    await waitForPreview(file, 'b2000004');
+    const msg = `${app(file)} .sl-msg[data-entry-id="a1000008"]`;
+    await frameEval(msg, "el.scrollIntoView({ block: 'start' }); return true;");
+    await click(`${msg} .sl-toolcall > summary`);
+    await frameText(`${msg} .sl-args`);
+    await sleep(600); // (the page saves its state 150 ms after a change)
+    await closeAll();
+    await openEditor(file);
+    await waitForPreview(file, 'b2000004');
+    assert.ok(await frameEval<boolean>(`${msg} .sl-toolcall`, 'return el.open;'), 'the edit call is still expanded');
+    const top = await frameEval<{ row: number; list: number }>(msg, "return { row: el.getBoundingClientRect().top, list: el.closest('.sl-messages').getBoundingClientRect().top };");
+    assert.ok(Math.abs(top.row - top.list) < 40, `the scroll is where it was (the message at the top: ${top.row.toFixed(0)} vs ${top.list.toFixed(0)})`);
+    await screenshot('editor-place-kept');
+    await closeAll();
+  });
+
   it('previews the same messages as `session-loom context` (demo sample: compaction leaf and branch leaf)', async () => {
     const file = demo();
     await openEditor(file);
