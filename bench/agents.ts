@@ -69,7 +69,8 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
       `generated in ${((performance.now() - g0) / 1000).toFixed(1)} s: Claude Code ${claude.copies} copies of the spotter transcript, Codex ${codex.copies} copies of the agentcmd rollout's turns, xcsh (bench/generate.ts); measuring ${reps} rounds…\n`,
     );
     const names = Object.keys(files) as (keyof typeof files)[];
-    const figs = Object.fromEntries(names.map((n) => [n, { base: [], cold: [], warm: [], inBase: [], inOpen: [] } satisfies Figures])) as Record<keyof typeof files, Figures>;
+    const empty = (): Figures => ({ base: [], cold: [], warm: [], inBase: [], inOpen: [] });
+    const figs: Record<keyof typeof files, Figures> = { claude: empty(), codex: empty(), xcsh: empty() };
     const inProcess = (mode: string, file: string): InProcess => JSON.parse(measure([worker, mode, file], process.env, work, { stdout: true }).stdout!.trim().split('\n').pop()!) as InProcess;
     for (let i = 0; i < reps; i++) {
       for (const n of names) {
