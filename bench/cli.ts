@@ -5,57 +5,20 @@
 // spawn to exit, and the kernel's peak RSS of the process (a preload reports
 // process.resourceUsage().maxRSS at exit, the same for both). `cold`: an empty CLI cache (the
 // index is built, and kept for the next command); `warm`: the index kept by the run before.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from './generate';
+import { f0, f2, measure, median, prepareWork, type Run } from './processRun';
 
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
-
-/** The baseline, as bench/measure.ts does it: read, split the bytes at newlines, JSON.parse each line. */
-const BASELINE = `
-const { readFileSync } = require('node:fs');
-const buf = readFileSync(process.argv[2]);
-const values = [];
-for (let s = 0; s < buf.length; ) {
-  let e = buf.indexOf(10, s);
-  if (e === -1) e = buf.length;
-  if (e > s) values.push(JSON.parse(buf.toString('utf8', s, e)));
-  s = e + 1;
-}
-if (values.length === 0) process.exitCode = 1;
-`;
-
-/** Preloaded into every measured process: its peak RSS written at exit to the file $BENCH_RSS_OUT. */
-const RSS_PRELOAD = `process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_OUT, String(process.resourceUsage().maxRSS)));`;
-
-interface Run {
-  ms: number;
-  rssMB: number;
-}
-
-function measure(args: string[], env: NodeJS.ProcessEnv, work: string): Run {
-  const rssOut = join(work, 'rss');
-  const devNull = openSync('/dev/null', 'w');
-  const t = performance.now();
-  const r = spawnSync(process.execPath, ['--require', join(work, 'rss-preload.js'), ...args], { env: { ...env, BENCH_RSS_OUT: rssOut }, stdio: ['ignore', devNull, 'pipe'], encoding: 'utf8' });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, rssMB: Number(readFileSync(rssOut, 'utf8')) / 1024 };
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const f0 = (x: number): string => x.toFixed(0);
-const f2 = (x: number): string => x.toFixed(2);
 
 export async function cliBench(sizes: number[], reps = 5): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`node esbuild.mjs\` first`);
   const work = mkdtempSync(join(tmpdir(), 'session-loom-bench-cli-'));
   try {
-    writeFileSync(join(work, 'rss-preload.js'), RSS_PRELOAD);
-    writeFileSync(join(work, 'baseline.js'), BASELINE);
+    const baseline = prepareWork(work);
     console.log(`Cold \`session-loom context <file>\` (default leaf, output to /dev/null) against a bare read + split + JSON.parse of the same file, each a whole node process; median of ${reps} runs, interleaved.`);
     console.log('entries | MB    | baseline ms (RSS MB) | cold ms (RSS MB) | cold/base time | cold RSS/file | warm ms (RSS MB) | warm/base time | target');
     let allOk = true;
@@ -71,7 +34,7 @@ export async function cliBench(sizes: number[], reps = 5): Promise<void> {
         const cache = join(work, `cache-${n}-${i}`);
         mkdirSync(cache);
         const env = { ...process.env, XDG_CACHE_HOME: cache };
-        base.push(measure([join(work, 'baseline.js'), file], env, work));
+        base.push(measure([baseline, file], env, work));
         cold.push(measure([CLI, 'context', file], env, work));
         warm.push(measure([CLI, 'context', file], env, work));
         rmSync(cache, { recursive: true, force: true });

@@ -358,9 +358,10 @@ async function main(): Promise<void> {
   console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');
 }
 
-// `npm run bench -- --search` / `--dsh` / `--layout` / `--cli`: the search index's, the dsh reader's,
-// the editor's branch-tree layout's (bench/layout.ts, at --sizes, 100k and 1M by default) or a cold
-// CLI `context`'s (bench/cli.ts, 100k by default) figures instead.
+// `npm run bench -- --search` / `--dsh` / `--layout` / `--cli` / `--agents`: the search index's, the
+// dsh reader's, the editor's branch-tree layout's (bench/layout.ts, at --sizes, 100k and 1M by
+// default), a cold CLI `context`'s (bench/cli.ts, 100k by default) or opening Claude Code and Codex
+// sessions beside xcsh (bench/agents.ts, `--mb 50 --reps 3` by default) figures instead.
 async function entry(): Promise<void> {
   if (process.argv.includes('--layout')) {
     rmSync(dir, { recursive: true, force: true });
@@ -371,6 +372,14 @@ async function entry(): Promise<void> {
   if (process.argv.includes('--dsh')) {
     rmSync(dir, { recursive: true, force: true });
     await import(join(__dirname, 'dsh.ts'));
+    return;
+  }
+  if (process.argv.includes('--agents')) {
+    rmSync(dir, { recursive: true, force: true });
+    const mbArg = process.argv.indexOf('--mb');
+    const repsArg = process.argv.indexOf('--reps');
+    const { agentsBench } = (await import(join(__dirname, 'agents.ts'))) as { agentsBench: (mb: number, reps: number) => Promise<void> };
+    await agentsBench(mbArg !== -1 ? Number(process.argv[mbArg + 1]) : 50, Math.max(3, repsArg !== -1 ? Number(process.argv[repsArg + 1]) : 3));
     return;
   }
   if (process.argv.includes('--cli')) {
