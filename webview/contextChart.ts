@@ -66,5 +66,5 @@ export function renderContextChart(points: readonly ChartPoint[], totals: readon
       h('span', { class: 'sl-chart-model' }, h('span', { class: 'sl-stat-label' }, t.model), ` ${t.cost ? l10n.t('in {0} · out {1} · ${2}', fmt(t.input), fmt(t.output), t.cost.toFixed(2)) : l10n.t('in {0} · out {1}', fmt(t.input), fmt(t.output))}`),
     ),
   );
-  return h('div', { class: 'sl-chart', 'data-points': String(points.length) }, h('div', { class: 'sl-chart-title sl-muted' }, l10n.t('Context size per turn, in tokens (peak {0})', fmt(max))), chart, legend);
+  return h('div', { class: 'sl-chart', 'data-points': String(points.length) }, h('div', { class: 'sl-chart-title sl-muted' }, l10n.t('Context size per turn as the provider reported it, in tokens (peak {0})', fmt(max))), chart, legend);
 }

@@ -199,6 +199,8 @@ async function drawChart(leafId: string | null, given?: ChartData): Promise<void
   const gen = ++chartGeneration;
   const data = given?.leafId === leafId && leafId !== null ? given : await request('getChart', { leafId });
   if (gen !== chartGeneration) return;
+  // The last size the provider reported on this branch: the preview's token account starts from it.
+  preview.setReported(leafId, data.omitted ? null : data.points);
   if (data.omitted) return void chartSlot.replaceChildren();
   const chart = renderContextChart(data.points, data.totals, (index) => void preview.jumpToMessage(index).catch(showError));
   chartSlot.replaceChildren(...(chart ? [chart] : []));

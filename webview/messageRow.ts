@@ -274,11 +274,10 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
       : l10n.t('usage: in {0} · out {1} · cache read {2} · cache write {3}', input, output, cacheRead, cacheWrite);
     body.append(h('div', { class: 'sl-usage sl-muted sl-small' }, usage));
   }
-  const side = h(
-    'div',
-    { class: 'sl-msg-side', title: isCut ? l10n.t('Running total of the cut entries (estimate)') : l10n.t('Running total of the context up to here (estimate)') },
-    h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`),
-  );
+  // A cut entry is not sent: no running total of the context (issue 25: it read as one).
+  const side = isCut
+    ? h('div', { class: 'sl-msg-side sl-muted', title: l10n.t('Cut by the compaction: not sent to the model, so not in the context\'s total') }, h('span', { class: 'sl-running' }, l10n.t('not sent')))
+    : h('div', { class: 'sl-msg-side', title: l10n.t('Running total of our estimate of the context up to here (characters ÷ 4)') }, h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`));
   row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), ...(fromEnd ? [] : [side]));
   return row;
 }

@@ -41,6 +41,9 @@ export class ContextPreview {
   private readonly listEl: HTMLElement;
   private readonly list: VirtualList;
   private info: ContextInfo | null = null;
+  /** The last size the provider reported on the branch shown (the chart's last point on a message), for the token account. */
+  private reported: { leafId: string | null; tokens: number; messageIndex: number } | null = null;
+  private accountEl: HTMLElement | null = null;
   /** The entry the user last jumped to in this context (its row keeps its marks when drawn again). */
   private jumped: { entryId: string; flashUntil: number; highlight?: MatchTerms } | null = null;
   private requestedLeaf: string | null = null;
@@ -147,6 +150,62 @@ export class ContextPreview {
     this.list.scrollToIndex(item, offset);
     if (jump) this.showJump(item, entryId, jump.highlight);
     return true;
+  }
+
+  /** The chart's points of the branch at `leafId` (null: left out): the token account reads the provider's last report from them. */
+  setReported(leafId: string | null, points: readonly { tokens: number; messageIndex: number | null }[] | null): void {
+    const last = points ? [...points].reverse().find((p) => p.messageIndex !== null) : undefined;
+    this.reported = last ? { leafId, tokens: last.tokens, messageIndex: last.messageIndex! } : null;
+    this.renderAccount();
+  }
+
+  /**
+   * One account of the tokens at this leaf (issue 25): the size the provider reported at its last
+   * turn, what was sent after it (our estimate), our estimate of the messages and of the compaction
+   * summary, what the compaction saved, and what neither counts (system prompt, tools). Each number
+   * says whose it is.
+   */
+  private renderAccount(): void {
+    const el = this.accountEl;
+    const info = this.info;
+    if (!el || !info) return;
+    const reported = this.reported && this.reported.leafId === info.leafId ? this.reported : null;
+    const total = info.totalTokensEst;
+    const rows: (string | Node)[] = [];
+    let since: number | null = null;
+    if (reported) {
+      const at = this.msgs.get(reported.messageIndex);
+      since = at ? Math.max(0, total - at.cumulativeTokensEst) : null;
+      rows.push(l10n.t('Reported by the provider: {0} tokens at message #{1} — the input of that turn (with cache reads and writes), what the model read then.', reported.tokens.toLocaleString(), reported.messageIndex + 1));
+      if (since !== null) rows.push(l10n.t('Sent after it (our estimate): ≈ {0} tokens — so the next turn reads about {1}.', formatTokens(since), formatTokens(reported.tokens + since)));
+      else if (!at) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
+    } else rows.push(l10n.t('Reported by the provider: nothing on this branch (no usage recorded).'));
+    const c = info.compaction;
+    const summary = c ? this.msgs.get(c.summaryIndex ?? 0) : undefined;
+    rows.push(
+      summary && summary.segment === 'summary'
+        ? l10n.t('Our estimate of the messages (characters ÷ 4, an image ≈ 1k): ≈ {0} tokens, of which the compaction summary ≈ {1}.', formatTokens(total), formatTokens(summary.tokensEst))
+        : l10n.t('Our estimate of the messages (characters ÷ 4, an image ≈ 1k): ≈ {0} tokens.', formatTokens(total)),
+    );
+    if (c && c.tokensBefore !== null) {
+      rows.push(
+        summary && summary.segment === 'summary'
+          ? l10n.t('The compaction replaced {0} tokens (reported when it ran) by its summary of ≈ {1}: it saved ≈ {2}.', c.tokensBefore.toLocaleString(), formatTokens(summary.tokensEst), formatTokens(Math.max(0, c.tokensBefore - summary.tokensEst)))
+          : l10n.t('The compaction replaced {0} tokens (reported when it ran) by its summary.', c.tokensBefore.toLocaleString()),
+      );
+    }
+    const r = info.runtime;
+    rows.push(
+      r.systemPrompt
+        ? l10n.t('Not in our estimate: the system prompt (≈ {0} tokens) and the tool definitions, sent with every turn; the provider\'s figure includes them.', formatTokens(Math.ceil(r.systemPrompt.length / 4)))
+        : l10n.t('Not in our estimate: the system prompt and the tool definitions, sent with every turn but not in this file; the provider\'s figure includes them.'),
+    );
+    const head = reported
+      ? since !== null
+        ? l10n.t('Tokens: {0} reported at #{1} + ≈ {2} since · ≈ {3} messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(since), formatTokens(total))
+        : l10n.t('Tokens: {0} reported at #{1} · ≈ {2} messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(total))
+      : l10n.t('Tokens: ≈ {0} messages (estimate; no usage reported)', formatTokens(total));
+    el.replaceChildren(h('summary', {}, head), h('ul', { class: 'sl-note-list' }, ...rows.map((x) => h('li', {}, x))));
   }
 
   /** Scrolls to a message of this context and focuses it, flashing it (the chart's points, "↓ result"). */
@@ -286,6 +345,11 @@ export class ContextPreview {
           return h('div', { class: `sl-msg sl-placeholder${it.kind === 'cut' ? ' seg-cut' : ''}` }, h('span', { class: 'sl-muted' }, l10n.t('#{0} loading…', it.index + 1)));
         }
         const row = renderMessageRow(view, it.kind === 'msg' ? info.messageCount : (info.compaction?.cutCount ?? 0), this.host.actions);
+        // Its share of the context (issue 25: one account of the numbers).
+        const tokens = row.querySelector<HTMLElement>('.sl-tokens');
+        if (tokens && it.kind === 'msg' && info.totalTokensEst > 0) {
+          tokens.title = l10n.t('Estimated tokens of this message: characters ÷ 4 (images ≈ 1k each) — {0}% of the context\'s estimate', ((100 * view.tokensEst) / info.totalTokensEst).toFixed(view.tokensEst * 1000 < info.totalTokensEst ? 2 : 1));
+        }
         // The row jumped to keeps its marks when the list draws it again (scrolling, pages coming in).
         if (this.jumped?.entryId === view.entryId) {
           if (performance.now() < this.jumped.flashUntil) row.classList.add('sl-flash');
@@ -440,6 +504,9 @@ export class ContextPreview {
     } else if (r.systemPrompt) {
       el.append(systemPromptFold(r.systemPrompt));
     }
+    this.accountEl = h('details', { class: 'sl-fold sl-runtime-more sl-token-account' });
+    el.append(this.accountEl);
+    this.renderAccount();
     // Where the system prompt would be: what the log does not hold, then what the preview knows beyond its rows.
     if (info.notRecorded !== undefined) el.append(h('div', { class: 'sl-not-recorded', role: 'note' }, icon('info'), h('span', {}, info.notRecorded)));
     if (info.notes && info.notes.length > 0) {

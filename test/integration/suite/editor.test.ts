@@ -272,6 +272,30 @@ describe('session editor', function () {
     await closeAll();
   });
 
+  it('gives one account of the tokens at a leaf: the provider\'s last report, our estimate since, the summary, what the compaction saved, what neither counts (issue 25)', async () => {
+    if (!harnessAvailable()) return;
+    const file = demo();
+    await openEditor(file);
+    await waitForPreview(file);
+    const account = `${app(file)} .sl-token-account`;
+    const head = async () => frameText(`${account} > summary`);
+    const deadline = Date.now() + 15_000;
+    while (!/since/.test(await head()) && Date.now() < deadline) await sleep(200);
+    assert.match(await head(), /^Tokens: [\d.]+k reported at #\d+ \+ ≈ [\d.]+k? since · ≈ [\d.]+k? messages \(estimate\)$/);
+    await frameEval(`${account} > summary`, 'el.click(); return true;');
+    const text = await frameText(`${account} ul`);
+    assert.match(text, /Reported by the provider: [\d,]+ tokens at message #\d+/);
+    assert.match(text, /Sent after it \(our estimate\): ≈ /);
+    assert.match(text, /of which the compaction summary ≈ /);
+    assert.match(text, /The compaction replaced 48,213 tokens \(reported when it ran\) by its summary of ≈ .*: it saved ≈ /);
+    assert.match(text, /Not in our estimate: the system prompt and the tool definitions/);
+    // A cut entry is not sent: no running total of the context beside it.
+    await frameEval(`${app(file)} .sl-band`, 'el.click(); return true;');
+    assert.equal(await frameText(`${app(file)} .sl-msg.seg-cut .sl-running`), 'not sent');
+    await screenshot('editor-token-account');
+    await closeAll();
+  });
+
   it('previews the same messages as `session-loom context` (demo sample: compaction leaf and branch leaf)', async () => {
     const file = demo();
     await openEditor(file);
