@@ -176,35 +176,35 @@ export class ContextPreview {
     if (reported) {
       const at = this.msgs.get(reported.messageIndex);
       since = at ? Math.max(0, total - at.cumulativeTokensEst) : null;
-      rows.push(l10n.t('Reported by the provider: {0} tokens at message #{1} — the input of that turn (with cache reads and writes), what the model read then.', reported.tokens.toLocaleString(), reported.messageIndex + 1));
-      if (since !== null) rows.push(l10n.t('Sent after it (our estimate): ≈ {0} tokens — so the next turn reads about {1}.', formatTokens(since), formatTokens(reported.tokens + since)));
+      rows.push(l10n.t('Reported by the provider at message #{1}, in tokens: {0} — the input of that turn (with cache reads and writes), what the model read then.', reported.tokens.toLocaleString(), reported.messageIndex + 1));
+      if (since !== null) rows.push(l10n.t('Sent after it, in tokens (our estimate): ≈ {0} — so the next turn reads about {1}.', formatTokens(since), formatTokens(reported.tokens + since)));
       else if (!at) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
     } else rows.push(l10n.t('Reported by the provider: nothing on this branch (no usage recorded).'));
     const c = info.compaction;
     const summary = c ? this.msgs.get(c.summaryIndex ?? 0) : undefined;
     rows.push(
       summary && summary.segment === 'summary'
-        ? l10n.t('Our estimate of the messages (characters ÷ 4, an image ≈ 1k): ≈ {0} tokens, of which the compaction summary ≈ {1}.', formatTokens(total), formatTokens(summary.tokensEst))
-        : l10n.t('Our estimate of the messages (characters ÷ 4, an image ≈ 1k): ≈ {0} tokens.', formatTokens(total)),
+        ? l10n.t('Our estimate of the messages, in tokens (characters ÷ 4, an image ≈ 1k): ≈ {0}, of which the compaction summary ≈ {1}.', formatTokens(total), formatTokens(summary.tokensEst))
+        : l10n.t('Our estimate of the messages, in tokens (characters ÷ 4, an image ≈ 1k): ≈ {0}.', formatTokens(total)),
     );
     if (c && c.tokensBefore !== null) {
       rows.push(
         summary && summary.segment === 'summary'
-          ? l10n.t('The compaction replaced {0} tokens (reported when it ran) by its summary of ≈ {1}: it saved ≈ {2}.', c.tokensBefore.toLocaleString(), formatTokens(summary.tokensEst), formatTokens(Math.max(0, c.tokensBefore - summary.tokensEst)))
-          : l10n.t('The compaction replaced {0} tokens (reported when it ran) by its summary.', c.tokensBefore.toLocaleString()),
+          ? l10n.t('The compaction replaced the context it cut (in tokens, reported when it ran: {0}) by its summary of ≈ {1}: it saved ≈ {2}.', c.tokensBefore.toLocaleString(), formatTokens(summary.tokensEst), formatTokens(Math.max(0, c.tokensBefore - summary.tokensEst)))
+          : l10n.t('The compaction replaced the context it cut (in tokens, reported when it ran: {0}) by its summary.', c.tokensBefore.toLocaleString()),
       );
     }
     const r = info.runtime;
     rows.push(
       r.systemPrompt
-        ? l10n.t('Not in our estimate: the system prompt (≈ {0} tokens) and the tool definitions, sent with every turn; the provider\'s figure includes them.', formatTokens(Math.ceil(r.systemPrompt.length / 4)))
+        ? l10n.t('Not in our estimate: the system prompt (in tokens ≈ {0}) and the tool definitions, sent with every turn; the provider\'s figure includes them.', formatTokens(Math.ceil(r.systemPrompt.length / 4)))
         : l10n.t('Not in our estimate: the system prompt and the tool definitions, sent with every turn but not in this file; the provider\'s figure includes them.'),
     );
     const head = reported
       ? since !== null
-        ? l10n.t('Tokens: {0} reported at #{1} + ≈ {2} since · ≈ {3} messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(since), formatTokens(total))
-        : l10n.t('Tokens: {0} reported at #{1} · ≈ {2} messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(total))
-      : l10n.t('Tokens: ≈ {0} messages (estimate; no usage reported)', formatTokens(total));
+        ? l10n.t('Tokens: {0} reported at #{1} + ≈ {2} since · ≈ {3} in the messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(since), formatTokens(total))
+        : l10n.t('Tokens: {0} reported at #{1} · ≈ {2} in the messages (estimate)', formatTokens(reported.tokens), reported.messageIndex + 1, formatTokens(total))
+      : l10n.t('Tokens: ≈ {0} in the messages (estimate; no usage reported)', formatTokens(total));
     el.replaceChildren(h('summary', {}, head), h('ul', { class: 'sl-note-list' }, ...rows.map((x) => h('li', {}, x))));
   }
 

@@ -281,13 +281,13 @@ describe('session editor', function () {
     const head = async () => frameText(`${account} > summary`);
     const deadline = Date.now() + 15_000;
     while (!/since/.test(await head()) && Date.now() < deadline) await sleep(200);
-    assert.match(await head(), /^Tokens: [\d.]+k reported at #\d+ \+ ≈ [\d.]+k? since · ≈ [\d.]+k? messages \(estimate\)$/);
+    assert.match(await head(), /^Tokens: [\d.]+k reported at #\d+ \+ ≈ [\d.]+k? since · ≈ [\d.]+k? in the messages \(estimate\)$/);
     await frameEval(`${account} > summary`, 'el.click(); return true;');
     const text = await frameText(`${account} ul`);
-    assert.match(text, /Reported by the provider: [\d,]+ tokens at message #\d+/);
-    assert.match(text, /Sent after it \(our estimate\): ≈ /);
+    assert.match(text, /Reported by the provider at message #\d+, in tokens: [\d,]+/);
+    assert.match(text, /Sent after it, in tokens \(our estimate\): ≈ /);
     assert.match(text, /of which the compaction summary ≈ /);
-    assert.match(text, /The compaction replaced 48,213 tokens \(reported when it ran\) by its summary of ≈ .*: it saved ≈ /);
+    assert.match(text, /The compaction replaced the context it cut \(in tokens, reported when it ran: 48,213\) by its summary of ≈ .*: it saved ≈ /);
     assert.match(text, /Not in our estimate: the system prompt and the tool definitions/);
     // A cut entry is not sent: no running total of the context beside it.
     await frameEval(`${app(file)} .sl-band`, 'el.click(); return true;');
