@@ -279,6 +279,16 @@ export function renderMessageRow(m: MessageView, total: number, actions: RowActi
     ? h('div', { class: 'sl-msg-side sl-muted', title: l10n.t('Cut by the compaction: not sent to the model, so not in the context\'s total') }, h('span', { class: 'sl-running' }, l10n.t('not sent')))
     : h('div', { class: 'sl-msg-side', title: l10n.t('Running total of our estimate of the context up to here (characters ÷ 4)') }, h('span', { class: 'sl-running' }, `Σ ${formatTokens(m.cumulativeTokensEst)}`));
   row.append(sr, h('div', { class: 'sl-msg-main' }, head, body), ...(fromEnd ? [] : [side]));
+  // The head's buttons are not tab stops: on the focused row, T selects its entry in the branch
+  // tree and S reveals it in the Sessions view (README, Keyboard).
+  row.addEventListener('keydown', (e) => {
+    if (e.target !== row || e.altKey || e.ctrlKey || e.metaKey) return;
+    const key = e.key.toLowerCase();
+    if (key === 't') actions.revealEntry(m.entryId);
+    else if (key === 's') actions.revealInSessions(m.entryId);
+    else return;
+    e.preventDefault();
+  });
   return row;
 }
 

@@ -704,6 +704,11 @@ describe('session editor', function () {
       assert.ok(n < 3, `the message list within 4 Tabs (now on ${a.cls})`);
     }
     await waitFor('Tab into the messages', (a) => a.inMessages);
+    // On a message, T selects its entry in the branch tree (its buttons are no tab stops).
+    await keys('ArrowDown');
+    const onRow = await waitFor('ArrowDown onto a message', (a) => a.inMessages && a.id !== null);
+    await keys('t');
+    await frameText(`${tree} .sl-tree-row.is-focus[data-entry-id="${onRow.id}"]`, { timeoutMs: 10_000 });
     await screenshot('editor-focus-model');
   });
 

@@ -234,6 +234,11 @@ describe('sessions view', function () {
     await until(() => icon().id === 'warning', () => `the icon once read: ${icon().id}`);
     assert.equal((icon().color as vscode.ThemeColor).id, 'list.warningForeground');
     assert.match(provider().getTreeItem(session).contextValue ?? '', /\brepairable\b.*\bproblems\b/);
+    if (harnessAvailable()) {
+      await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
+      await revealRow(provider().treeView!, session, { select: true, focus: true, expand: true });
+      await screenshot('sessions-row-with-problems');
+    }
   });
 
   it('shows the branch tree with linear runs collapsed, forks as children, label badges and the leaf', async () => {
