@@ -134,9 +134,12 @@ let state: unknown = null;
 
 function handle(msg: WebviewToHost): void {
   switch (msg.type) {
-    case 'ready':
-      deliver({ type: 'init', summary: data.summary, selectLeafId: leafFromHash() ?? data.selectLeafId, followDefault: false });
+    case 'ready': {
+      // A `#leaf=` link is a jump: the page opens at that entry's message, flashed (issue 25).
+      const linked = leafFromHash();
+      deliver({ type: 'init', summary: data.summary, selectLeafId: linked ?? data.selectLeafId, followDefault: false, ...(linked ? { jump: { entryId: linked } } : {}) });
       return;
+    }
     case 'request':
       try {
         deliver({ type: 'response', id: msg.id, ok: true, result: answer(msg) });
@@ -156,7 +159,7 @@ function handle(msg: WebviewToHost): void {
 
 window.addEventListener('hashchange', () => {
   const leaf = leafFromHash();
-  if (leaf) deliver({ type: 'selectLeaf', leafId: leaf, revealEntryId: null });
+  if (leaf) deliver({ type: 'selectLeaf', leafId: leaf, revealEntryId: leaf });
 });
 
 (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({

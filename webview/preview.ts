@@ -224,6 +224,8 @@ export class ContextPreview {
     this.jumped = { entryId, flashUntil: performance.now() + FLASH_MS, ...(highlight ? { highlight } : {}) };
     const row = this.list.rowElement(item);
     if (!row) return;
+    // (Marks the row the user jumped to for as long as this context shows: tests and styles can find it.)
+    row.dataset.jumped = 'true';
     row.classList.remove('sl-flash');
     void row.offsetWidth; // (restarts the animation of a row flashed before)
     row.classList.add('sl-flash');
@@ -352,6 +354,7 @@ export class ContextPreview {
         }
         // The row jumped to keeps its marks when the list draws it again (scrolling, pages coming in).
         if (this.jumped?.entryId === view.entryId) {
+          row.dataset.jumped = 'true';
           if (performance.now() < this.jumped.flashUntil) row.classList.add('sl-flash');
           if (this.jumped.highlight) markQueryWords(row, this.jumped.highlight);
         }

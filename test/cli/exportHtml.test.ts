@@ -90,6 +90,10 @@ test('the exported page shows the message count `session-loom context` prints, a
   const linked = await open(out, `#leaf=${chosen}`);
   await linked.page.waitForSelector(`[data-message-count][data-leaf-id="${chosen}"]`, { timeout: 30_000 });
   assert.equal(await linked.page.getAttribute('[data-message-count]', 'data-message-count'), String(atChosen.messages.length));
+  // A link is a jump (issue 25): the linked entry's message is on screen, flashed.
+  await linked.page.waitForSelector(`.sl-msg[data-jumped][data-entry-id="${chosen}"]`, { timeout: 30_000 });
+  const inView = await linked.page.evaluate(`(() => { const r = document.querySelector('.sl-msg[data-jumped]').getBoundingClientRect(); const l = document.querySelector('.sl-messages').getBoundingClientRect(); return r.top < l.bottom && r.bottom > l.top; })()`);
+  assert.ok(inView, 'the linked message is in view');
   await linked.page.screenshot({ path: join(SCREENSHOTS, 'export-html-deep-link.png') });
 
   // clicking the default leaf's row selects it and the address follows (#leaf=…)

@@ -208,7 +208,7 @@ describe('prompt history and indexed search (issue 12)', function () {
       await click(row);
       await frameText(`${editorApp(sessionFile)} .sl-messages[data-leaf-id="a001a000"]`, { timeoutMs: 30_000 });
       // The jump shows its target (issue 25): the hit's message in view, flashed, the phrase marked in it.
-      const hit = `${editorApp(sessionFile)} .sl-msg.sl-flash[data-entry-id="a001a000"]`;
+      const hit = `${editorApp(sessionFile)} .sl-msg[data-jumped][data-entry-id="a001a000"]`;
       assert.match(await frameText(`${hit} mark.sl-hit`, { timeoutMs: 15_000 }), /^gallium watchdog$/i);
       const where = await frameEval<{ top: number; bottom: number; listTop: number; listBottom: number }>(
         hit,
