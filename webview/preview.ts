@@ -178,7 +178,8 @@ export class ContextPreview {
       since = at ? Math.max(0, total - at.cumulativeTokensEst) : null;
       rows.push(l10n.t('Reported by the provider at message #{1}, in tokens: {0} — the input of that turn (with cache reads and writes), what the model read then.', reported.tokens.toLocaleString(), reported.messageIndex + 1));
       if (since !== null) rows.push(l10n.t('Sent after it, in tokens (our estimate): ≈ {0} — so the next turn reads about {1}.', formatTokens(since), formatTokens(reported.tokens + since)));
-      else if (!at) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
+      // (Its message is read once the account is opened: nothing is asked of the host before the first paint for it.)
+      else if (el.open) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
     } else rows.push(l10n.t('Reported by the provider: nothing on this branch (no usage recorded).'));
     const c = info.compaction;
     const summary = c ? this.msgs.get(c.summaryIndex ?? 0) : undefined;
@@ -508,6 +509,7 @@ export class ContextPreview {
       el.append(systemPromptFold(r.systemPrompt));
     }
     this.accountEl = h('details', { class: 'sl-fold sl-runtime-more sl-token-account' });
+    this.accountEl.addEventListener('toggle', () => this.renderAccount());
     el.append(this.accountEl);
     this.renderAccount();
     // Where the system prompt would be: what the log does not hold, then what the preview knows beyond its rows.

@@ -17,7 +17,7 @@ export interface SessionLoomApi {
   sessions: SessionsViewApi;
   history: HistoryViewApi;
   /** The session editor's paint timings: the latest messages while indexing, the full view, a repaint after a selection. */
-  editor: { onDidPaint: vscode.Event<EditorTiming> };
+  editor: { onDidPaint: vscode.Event<EditorTiming>; forgetPlaces(): void };
 }
 
 export function activate(context: vscode.ExtensionContext): SessionLoomApi {
@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): SessionLoomApi {
   context.subscriptions.push(editor.disposable);
   // Whatever opens first (an editor, a row's message count) finds the worker's bundle loaded.
   models.warm();
-  return { sessions, history, editor: { onDidPaint: editor.onDidPaint } };
+  return { sessions, history, editor: { onDidPaint: editor.onDidPaint, forgetPlaces: editor.forgetPlaces } };
 }
 
 export function deactivate(): void {}

@@ -37,7 +37,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   /** Paint timings of every editor (the extension's API hands them to tests and tools). */
   private readonly painted = new vscode.EventEmitter<EditorTiming>();
 
-  static register(context: vscode.ExtensionContext, models: ModelHost): { disposable: vscode.Disposable; onDidPaint: vscode.Event<EditorTiming> } {
+  static register(context: vscode.ExtensionContext, models: ModelHost): { disposable: vscode.Disposable; onDidPaint: vscode.Event<EditorTiming>; forgetPlaces(): void } {
     const provider = new SessionEditorProvider(context, models);
     void preloadWebviewAssets(context.extensionUri);
     const disposables: vscode.Disposable[] = [
@@ -64,7 +64,8 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       }),
       registerDefaultOpen(),
     ];
-    return { disposable: vscode.Disposable.from(...disposables), onDidPaint: provider.painted.event };
+    // (Tests start each case from a fresh window's places: the extension's API.)
+    return { disposable: vscode.Disposable.from(...disposables), onDidPaint: provider.painted.event, forgetPlaces: () => provider.kept.clear() };
   }
 
   /** `models`: the worker sessions are read and held in (issue 11). */

@@ -2,6 +2,9 @@
 // out/test/suite/index.js, with mocha and vscode left external). Used by both runners:
 // run.mjs (code-server + Chromium, offline) and run-electron.mjs (@vscode/test-electron).
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import type { SessionLoomApi } from '../../../src/extension/extension';
+import { EXTENSION_ID } from './util';
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
@@ -13,6 +16,12 @@ export async function run(): Promise<void> {
   // dynamic imports into lazy module initialisers inside the bundle. A new suite file is
   // one more line here.
   mocha.suite.emit('pre-require', globalThis, 'session-loom-integration', mocha);
+  // Each test opens editors as a new user would: not where an earlier test left a session (the
+  // editor keeps the user's place per file across its tabs; a test of that keeps it within itself).
+  mocha.suite.beforeEach(() => {
+    const ext = vscode.extensions.getExtension<SessionLoomApi>(EXTENSION_ID);
+    if (ext?.isActive) ext.exports.editor.forgetPlaces();
+  });
   await import('./activation.test.js');
   await import('./sessions.test.js');
   await import('./editor.test.js');
