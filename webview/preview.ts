@@ -179,7 +179,7 @@ export class ContextPreview {
       rows.push(l10n.t('Reported by the provider at message #{1}, in tokens: {0} — the input of that turn (with cache reads and writes), what the model read then.', reported.tokens.toLocaleString(), reported.messageIndex + 1));
       if (since !== null) rows.push(l10n.t('Sent after it, in tokens (our estimate): ≈ {0} — so the next turn reads about {1}.', formatTokens(since), formatTokens(reported.tokens + since)));
       // (Its message is read once the account is opened: nothing is asked of the host before the first paint for it.)
-      else if (el.open) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
+      else if ((el as HTMLDetailsElement).open) void this.ensure('msg', reported.messageIndex).then(() => this.renderAccount());
     } else rows.push(l10n.t('Reported by the provider: nothing on this branch (no usage recorded).'));
     const c = info.compaction;
     const summary = c ? this.msgs.get(c.summaryIndex ?? 0) : undefined;

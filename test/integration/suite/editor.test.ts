@@ -106,6 +106,33 @@ async function closeAll(): Promise<void> {
   await sleep(200);
 }
 
+/** Where the keyboard focus is in an editor page (`tree`: its branch tree), and a wait until it is somewhere. */
+interface Focused {
+  id: string | null;
+  selected: boolean;
+  inTree: boolean;
+  inMessages: boolean;
+  cls: string;
+}
+function focusProbe(tree: string): { active: () => Promise<Focused>; waitFor: (what: string, ok: (a: Focused) => boolean) => Promise<Focused> } {
+  const active = () =>
+    frameEval<Focused>(
+      tree,
+      "const a = document.activeElement; return { id: a?.dataset?.entryId ?? null, selected: a?.classList.contains('is-selected') ?? false, inTree: el.contains(a), inMessages: !!a?.closest('.sl-messages'), cls: a?.className ?? a?.tagName ?? '' };",
+    );
+  const waitFor = async (what: string, ok: (a: Focused) => boolean): Promise<Focused> => {
+    const deadline = Date.now() + 10_000;
+    let a = await active();
+    while (!ok(a) && Date.now() < deadline) {
+      await sleep(150);
+      a = await active();
+    }
+    assert.ok(ok(a), `${what}: ${JSON.stringify(a)}`);
+    return a;
+  };
+  return { active, waitFor };
+}
+
 function assertSameContext(rows: Row[], cli: CliContext, label: string): void {
   assert.equal(rows.length, cli.messages.length, `${label}: message count`);
   rows.forEach((r, i) => {
@@ -628,17 +655,7 @@ describe('session editor', function () {
     await openEditor(file);
     await waitForPreview(file);
     const tree = `${app(file)} .sl-tree-list`;
-    const active = () => frameEval<{ id: string | null; selected: boolean; inTree: boolean }>(tree, "const a = document.activeElement; return { id: a?.dataset?.entryId ?? null, selected: a?.classList.contains('is-selected') ?? false, inTree: el.contains(a) };");
-    const waitFor = async (what: string, ok: (a: Awaited<ReturnType<typeof active>>) => boolean) => {
-      const deadline = Date.now() + 10_000;
-      let a = await active();
-      while (!ok(a) && Date.now() < deadline) {
-        await sleep(150);
-        a = await active();
-      }
-      assert.ok(ok(a), `${what}: ${JSON.stringify(a)}`);
-      return a;
-    };
+    const { waitFor } = focusProbe(tree);
     // A click on a row selects it; the tree reloads and the focus stays on that row.
     await click(`${tree} .sl-tree-row[data-entry-id="a1000006"]`);
     await waitForPreview(file, 'a1000006');
@@ -663,21 +680,7 @@ describe('session editor', function () {
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), VIEW_TYPE, { preserveFocus: false });
     await waitForPreview(file);
     const tree = `${app(file)} .sl-tree-list`;
-    const active = () =>
-      frameEval<{ id: string | null; selected: boolean; inTree: boolean; inMessages: boolean; cls: string }>(
-        tree,
-        "const a = document.activeElement; return { id: a?.dataset?.entryId ?? null, selected: a?.classList.contains('is-selected') ?? false, inTree: el.contains(a), inMessages: !!a?.closest('.sl-messages'), cls: a?.className ?? a?.tagName ?? '' };",
-      );
-    const waitFor = async (what: string, ok: (a: Awaited<ReturnType<typeof active>>) => boolean) => {
-      const deadline = Date.now() + 10_000;
-      let a = await active();
-      while (!ok(a) && Date.now() < deadline) {
-        await sleep(150);
-        a = await active();
-      }
-      assert.ok(ok(a), `${what}: ${JSON.stringify(a)}`);
-      return a;
-    };
+    const { active, waitFor } = focusProbe(tree);
     // Opened with the focus (Enter in the Sessions view does this): the keyboard is on the selected row.
     await waitFor('focus when the editor opens', (a) => a.inTree && a.selected);
     // Tree rows say their level (a side branch is one deeper) and which is selected.
