@@ -11,6 +11,7 @@ import { openRawJsonl, revealInSessions, targetEntryId, targetUri, VIEW_TYPE } f
 import { registerDefaultOpen } from './defaultOpen';
 import { SessionDocument } from './sessionDocument';
 import { preloadWebviewAssets, webviewHtml } from './webviewHtml';
+import { LruMap } from '../../core/lruMap';
 
 /** The show options a command was given (a Sessions row passes them), if they are that. */
 function showOptions(show: unknown): vscode.TextDocumentShowOptions | undefined {
@@ -31,7 +32,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
    * Where the user was in each file's last editor (leaf, scroll, expansions, filter), by URI: an
    * editor opened again — its tab was closed, or replaced as a preview tab — starts there (issue 25).
    */
-  private readonly kept = new Map<string, WebviewState>();
+  private readonly kept = new LruMap<string, WebviewState>(KEPT_STATES);
   private readonly output: vscode.OutputChannel;
 
   /** Paint timings of every editor (the extension's API hands them to tests and tools). */
@@ -99,12 +100,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       log: (l) => this.log(l),
       timing: (t) => this.painted.fire(t),
       keptState: (uri) => this.kept.get(uri.toString()),
-      keepState: (uri, state) => {
-        const key = uri.toString();
-        this.kept.delete(key); // (the newest last: the oldest go first)
-        this.kept.set(key, state);
-        if (this.kept.size > KEPT_STATES) this.kept.delete(this.kept.keys().next().value!);
-      },
+      keepState: (uri, state) => this.kept.set(uri.toString(), state),
     });
     this.panels.add(editor);
     // The editor's write actions (New Session from Here, Copy Resume Command) are hidden for a file

@@ -13,6 +13,7 @@ import type { ChartView } from '../../../protocol/chartData';
 import type { ContextInfo, MessageView } from '../../../protocol/messages';
 import { messageRow } from '../xcsh/messageRows';
 import { assistantDisplayed, attachmentDisplayed, compactSummaryDisplayed, isTaggedText, missingResultDisplayed, partsOf, recordRow, toolResultDisplayed, userContentDisplayed } from './claudeDisplay';
+import { LruMap } from '../../lruMap';
 
 /**
  * ContextInfo with the fields a Claude Code context always has: the "messages only" sentence, the
@@ -107,7 +108,7 @@ export interface ContextDeps {
 }
 
 export class ClaudeContexts {
-  readonly #cache = new Map<number, LeafContext>();
+  readonly #cache = new LruMap<number, LeafContext>(CACHED);
 
   constructor(private readonly d: ContextDeps) {}
 
@@ -124,16 +125,7 @@ export class ClaudeContexts {
 
   plan(leafId: string | null): LeafContext {
     const leafPos = this.resolveLeaf(leafId);
-    const hit = this.#cache.get(leafPos);
-    if (hit) {
-      this.#cache.delete(leafPos);
-      this.#cache.set(leafPos, hit);
-      return hit;
-    }
-    const made = this.#compute(leafPos);
-    this.#cache.set(leafPos, made);
-    if (this.#cache.size > CACHED) this.#cache.delete(this.#cache.keys().next().value as number);
-    return made;
+    return this.#cache.getOrMake(leafPos, () => this.#compute(leafPos));
   }
 
   #compute(leafPos: number): LeafContext {

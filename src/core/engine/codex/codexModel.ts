@@ -24,6 +24,7 @@ import type { SessionDocuments } from '../documents';
 import { outlineTreeWindow } from '../outlineTree';
 import { CALL_TYPES, callToolName, dataUrlMime, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
+import { LruMap } from '../../lruMap';
 
 /** The format value of a Codex session. */
 export const CODEX_FORMAT = 'codex' satisfies SessionFormat;
@@ -48,7 +49,7 @@ export class CodexModel implements LocalSessionModel {
   #summary!: SessionSummary;
   #revision = 0;
   #stamp = '';
-  readonly #contexts = new Map<string, NodeContext>();
+  readonly #contexts = new LruMap<string, NodeContext>(CACHED_CONTEXTS);
   #rows: { key: string; rows: number[]; hidden: number } | undefined;
 
   private constructor(
@@ -256,16 +257,7 @@ export class CodexModel implements LocalSessionModel {
   #context(leafId: string | null): NodeContext {
     const node = this.#node(leafId);
     const key = node?.id ?? '';
-    const hit = this.#contexts.get(key);
-    if (hit) {
-      this.#contexts.delete(key);
-      this.#contexts.set(key, hit);
-      return hit;
-    }
-    const made = computeContext(this.#loaded, node ? node.last : -1, node ? this.#display(node) : null, node?.id ?? null, this.l10nT);
-    this.#contexts.set(key, made);
-    if (this.#contexts.size > CACHED_CONTEXTS) this.#contexts.delete(this.#contexts.keys().next().value as string);
-    return made;
+    return this.#contexts.getOrMake(key, () => computeContext(this.#loaded, node ? node.last : -1, node ? this.#display(node) : null, node?.id ?? null, this.l10nT));
   }
 
   async context(leafId: string | null): Promise<ContextInfo> {

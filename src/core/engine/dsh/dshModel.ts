@@ -20,6 +20,7 @@ import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcom
 import { estimateTokens, messageParts } from '../xcsh/messageView';
 import { displayMessage, eventKind, type DisplayMessage } from './dshDisplay';
 import { DshOutline, type OutlineEvents, type OutlineNode } from './dshOutline';
+import { LruMap } from '../../lruMap';
 
 const MAX_LISTED_DIAGNOSTICS = 500;
 const CACHED_CONTEXTS = 4;
@@ -53,7 +54,7 @@ export class DshModel implements LocalSessionModel {
   #summary!: SessionSummary;
   #revision = 0;
   #stamp = '';
-  readonly #contexts = new Map<string, NodeContext>();
+  readonly #contexts = new LruMap<string, NodeContext>(CACHED_CONTEXTS);
   #rows: { key: string; rows: number[]; hidden: number } | undefined;
 
   private constructor(
@@ -210,16 +211,7 @@ export class DshModel implements LocalSessionModel {
   #context(leafId: string | null): NodeContext {
     const node = this.#node(leafId);
     const key = node?.id ?? '';
-    const hit = this.#contexts.get(key);
-    if (hit) {
-      this.#contexts.delete(key);
-      this.#contexts.set(key, hit);
-      return hit;
-    }
-    const made = this.#compute(node);
-    this.#contexts.set(key, made);
-    if (this.#contexts.size > CACHED_CONTEXTS) this.#contexts.delete(this.#contexts.keys().next().value as string);
-    return made;
+    return this.#contexts.getOrMake(key, () => this.#compute(node));
   }
 
   #compute(node: OutlineNode | undefined): NodeContext {

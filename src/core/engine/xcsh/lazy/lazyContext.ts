@@ -16,6 +16,7 @@ import type { BodyReader } from './bodyReader';
 import { hash32 } from './columns';
 import type { LazyIndexData } from './lazyIndex';
 import type { LazyTree } from './lazyTree';
+import { LruMap } from '../../../lruMap';
 
 type Obj = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ export function contextMessageAt(ix: Pick<LazyIndexData, 'kinds'>, plan: LeafPla
 }
 
 export class LazyContexts {
-  readonly #plans = new Map<number, LeafPlan>();
+  readonly #plans = new LruMap<number, LeafPlan>(CACHED_LEAVES);
 
   constructor(
     private readonly ix: LazyIndexData,
@@ -81,14 +82,9 @@ export class LazyContexts {
   async plan(leafId: string | null): Promise<LeafPlan> {
     const leafPos = this.resolveLeaf(leafId);
     const hit = this.#plans.get(leafPos);
-    if (hit) {
-      this.#plans.delete(leafPos);
-      this.#plans.set(leafPos, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const made = await this.#compute(leafPos);
     this.#plans.set(leafPos, made);
-    if (this.#plans.size > CACHED_LEAVES) this.#plans.delete(this.#plans.keys().next().value as number);
     return made;
   }
 
