@@ -3,27 +3,43 @@
 // read-only…: no line to point at, and `:1:` would name one); exit 0 on success (nothing found
 // included: ls, search and history say on stderr where they looked), 1 on an error (or doctor
 // findings), 2 on bad usage (one line, then the command's usage or the way to --help).
-import { contextCommand, doctorCommand, entriesCommand, eventsCommand, lsCommand, treeCommand, USAGE as READ } from './commands/read';
-import { historyCommand, QUERY_HELP, searchCommand, USAGE as FIND } from './commands/searchHistory';
-import { exportCommand, forkCommand, USAGE as SHARE } from './commands/share';
-import { FORCE_HELP, migrateCommand, relabelCommand, titleCommand, USAGE as WRITE } from './commands/write';
 import { escapeForTerminal, escapeLinesForTerminal } from './terminalText';
+import { FORCE_HELP, QUERY_HELP, USAGE } from './usage';
 import { CliError, errorText, processIo, UsageError, wrapText, type Io } from './util';
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
-  context: contextCommand,
-  entries: entriesCommand,
-  events: eventsCommand,
-  tree: treeCommand,
-  ls: lsCommand,
-  doctor: doctorCommand,
-  search: searchCommand,
-  history: historyCommand,
-  migrate: migrateCommand,
-  relabel: relabelCommand,
-  title: titleCommand,
-  export: exportCommand,
-  fork: forkCommand,
+type Command = (argv: string[], io: Io) => Promise<number>;
+
+/**
+ * Each command's module is loaded when it runs, not before: the bundle (dist/cli.js) evaluates only
+ * what the command needs (esbuild keeps the top level of a module reached only by require() lazy). A search
+ * at the terminal was paying ~50 ms to set up every reader, model and writer of the CLI first.
+ */
+const lazy =
+  <K extends string>(load: () => Record<K, Command>, name: K): Command =>
+  (argv, io) =>
+    load()[name](argv, io);
+/* eslint-disable @typescript-eslint/no-require-imports -- a require() is what esbuild leaves lazy in a CommonJS bundle */
+const read = (): typeof import('./commands/read') => require('./commands/read');
+const share = (): typeof import('./commands/share') => require('./commands/share');
+const write = (): typeof import('./commands/write') => require('./commands/write');
+const search = (): typeof import('./commands/search') => require('./commands/search');
+const history = (): typeof import('./commands/history') => require('./commands/history');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const COMMANDS: Record<string, Command> = {
+  context: lazy(read, 'contextCommand'),
+  entries: lazy(read, 'entriesCommand'),
+  events: lazy(read, 'eventsCommand'),
+  tree: lazy(read, 'treeCommand'),
+  ls: lazy(read, 'lsCommand'),
+  doctor: lazy(read, 'doctorCommand'),
+  search: lazy(search, 'searchCommand'),
+  history: lazy(history, 'historyCommand'),
+  migrate: lazy(write, 'migrateCommand'),
+  relabel: lazy(write, 'relabelCommand'),
+  title: lazy(write, 'titleCommand'),
+  export: lazy(share, 'exportCommand'),
+  fork: lazy(share, 'forkCommand'),
 };
 
 /** A command's usage line (kept whole: the README's synopsis is these lines) and its description, wrapped. */
@@ -40,40 +56,40 @@ export const HELP =
       "that does not apply). session-loom <command> --help: one command's usage; session-loom --version (or -V): the version.",
   ) +
   '\n\n' +
-  command(READ.context, 'the model context at a leaf (default: the last entry in file order) as JSON; a dsh log takes --at <seq> instead of --leaf') +
-  command(READ.entries, '{header, entries, diagnostics, leafId} after in-memory migration (holds the whole file: it prints every entry; context, tree and doctor read a v3 session in windows instead)') +
+  command(USAGE.context, 'the model context at a leaf (default: the last entry in file order) as JSON; a dsh log takes --at <seq> instead of --leaf') +
+  command(USAGE.entries, '{header, entries, diagnostics, leafId} after in-memory migration (holds the whole file: it prints every entry; context, tree and doctor read a v3 session in windows instead)') +
   command(
-    READ.events,
+    USAGE.events,
     'a deepseek-harness log: {format, header, state, events, closers, diagnostics} (closers: the synthetic events of an interrupted turn, applied in memory and never written); ' +
       "--session picks one session of a dsh SQLite store (without it, exit 2 and the store's sessions)",
   ) +
-  command(READ.tree, 'the branch tree as text: the path to the default leaf at one level, each side branch indented under the entry it forks from (labels in [brackets], the default leaf marked); a dsh log as turns → steps → events') +
+  command(USAGE.tree, 'the branch tree as text: the path to the default leaf at one level, each side branch indented under the entry it forks from (labels in [brackets], the default leaf marked); a dsh log as turns → steps → events') +
   command(
-    READ.ls,
+    USAGE.ls,
     'sessions grouped by project (their cwd), subagents and forks indented under their session (default roots: ~/.xcsh/agent/sessions, and ~/.omp/agent/sessions, ~/.pi/agent/sessions, ~/.dsh/sessions, ' +
       'Claude Code\'s ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and Codex\'s ~/.codex/sessions and ~/.codex/archived_sessions ($CODEX_HOME) when present; those two read-only, marked [claude] and [codex]); ' +
       'nothing found: exit 0, and where it looked on stderr',
   ) +
-  command(READ.doctor, 'diagnostics; exit 0 when clean, 1 when there are findings (a file without a header says "header": "missing" and "version": null)') +
+  command(USAGE.doctor, 'diagnostics; exit 0 when clean, 1 when there are findings (a file without a header says "header": "missing" and "version": null)') +
   command(
-    FIND.search,
+    USAGE.search,
     'full-text search across every session (an index kept in ~/.cache/session-loom, built on first use); no match: exit 0, and the roots it searched on stderr',
   ) +
   `${wrapText(QUERY_HELP, { indent: '      ', hang: ' '.repeat(6 + 'query: '.length) })}\n` +
   command(
-    FIND.history,
+    USAGE.history,
     "the agent's prompt history (~/.xcsh/agent/history.db, else ~/.omp's or ~/.pi's), newest first, read-only; no history database: exit 0, and where it looked on stderr",
   ) +
   command(
-    SHARE.export,
+    USAGE.export,
     'the context at a leaf (default: the last entry) as Markdown (what the model sees, like /dump) or as one self-contained HTML page that works offline ' +
       '(the whole tree, or --branch: the path to the leaf only); stdout unless -o names a new file (Markdown shown on a terminal ' +
       'has its control characters escaped; to a pipe or a file it is written as is); --session picks one session of a dsh SQLite store',
   ) +
-  command(SHARE.fork, "a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id, parentSession = the source's id; the source is never written") +
-  command(WRITE.migrate, 'rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)') +
-  command(WRITE.relabel, 'append a label entry') +
-  command(WRITE.title, 'set the session title (replaces the header line only; every other byte kept)') +
+  command(USAGE.fork, "a new v3 session file beside the source (or at -o) with the root → entry path, a fresh id, parentSession = the source's id; the source is never written") +
+  command(USAGE.migrate, 'rewrite a v1/v2 file as v3 (atomic; unparsable lines kept verbatim in place)') +
+  command(USAGE.relabel, 'append a label entry') +
+  command(USAGE.title, 'set the session title (replaces the header line only; every other byte kept)') +
   `\n${FORCE_HELP}\n`;
 
 /** The version of package.json, put in by the build (esbuild.mjs `define`); `dev` when run from source. */

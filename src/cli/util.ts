@@ -2,9 +2,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SessionFormat } from '../core/formats/detect';
-import { sniffSessionFile } from '../core/formats/sniff';
-import { BlobStore } from '../core/formats/xcsh/blobs';
 import { escapeForTerminal, jsonForTerminal } from './terminalText';
 import { makePrivateDir } from '../core/store/privateDir';
 
@@ -75,56 +72,9 @@ export function parse<O extends Options>(argv: string[], options: O, usage?: str
   }
 }
 
-/** What parseFileCommand checks besides the options. */
-export interface FileCommandSpec {
-  /** Printed after the usage by --help. */
-  more?: string;
-  /**
-   * The most positional arguments the command takes (the file included; default 1): one more is a
-   * usage error naming it. Infinity leaves the check to the command.
-   */
-  positionals?: number;
-}
-
 /** `unexpected argument "x"` and the usage: an argument the command does not take (exit 2). */
 export function unexpectedArgument(arg: string, usage: string): UsageError {
   return new UsageError(`unexpected argument "${escapeForTerminal(arg)}"\n${usage}`);
-}
-
-/**
- * The start of every `<file>` subcommand: parse the options, answer --help (null: the usage, and
- * `more` when given, was printed, exit 0), refuse extra arguments, check that the first positional
- * is an existing file, and that it is a session (sniffSessionFile: a binary, an image or JSONL of
- * another tool is refused in one sentence, exit 1). `format` is the session's.
- */
-export async function parseFileCommand<O extends Options>(
-  argv: string[],
-  options: O,
-  usage: string,
-  io: Io,
-  spec: FileCommandSpec = {},
-): Promise<{ values: Record<string, string | boolean | undefined>; positionals: string[]; file: string; format: SessionFormat } | null> {
-  const { values, positionals } = parse(argv, options, usage);
-  if (values.help) {
-    io.out(usage + '\n' + (spec.more ? spec.more + '\n' : ''));
-    return null;
-  }
-  const max = spec.positionals ?? 1;
-  if (positionals.length > max) throw unexpectedArgument(positionals[max]!, usage);
-  const file = await requireFile(positionals[0], usage);
-  io.subject = file;
-  return { values, positionals, file, format: await requireSession(file) };
-}
-
-/** The session file argument must exist and be a file (a missing file is an error, not an empty session). */
-export async function requireFile(path: string | undefined, usage: string): Promise<string> {
-  if (!path) throw new UsageError(`missing <file>\n${usage}`);
-  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(errorText(e), path, 0);
-  });
-  if (st.isDirectory()) throw new CliError('is a directory, not a session file', path, 0);
-  if (!st.isFile()) throw new CliError('not a regular file', path, 0);
-  return path;
 }
 
 /**
@@ -137,13 +87,6 @@ export async function requireDirectory(dir: string): Promise<void> {
     throw new CliError(e.code === 'ENOENT' ? 'no such directory' : errorText(e), dir, 0);
   });
   if (!st.isDirectory()) throw new CliError('not a directory', dir, 0);
-}
-
-/** The format of a session file; a file that is no session at all is refused (`<file>: not a session file: <what it is>`). */
-export async function requireSession(file: string): Promise<SessionFormat> {
-  const sniff = await sniffSessionFile(file);
-  if (sniff.kind === 'not-session') throw new CliError(`not a session file: ${sniff.reason}`, file, 0);
-  return sniff.format;
 }
 
 /**
@@ -229,10 +172,15 @@ export async function lookedIn(what: string, paths: readonly string[]): Promise<
   return text;
 }
 
-/**
- * The store named by `--blobs <dir>`. Naming a store asks for its blobs to be checked, so each one
- * is read and hashed at load: a corrupted blob is reported with its line, like a missing one.
- */
-export function blobStoreOf(dir: string | boolean | undefined): BlobStore | undefined {
-  return typeof dir === 'string' && dir.length > 0 ? new BlobStore(dir, { verifyOnCheck: true }) : undefined;
+/** Each of `dirs` must be a directory (the command's --root options). */
+export async function requireDirs(dirs: readonly string[]): Promise<void> {
+  for (const d of dirs) await requireDirectory(d);
+}
+
+/** A --limit option: a positive whole number, else `dflt`. */
+export function limitOf(v: string | boolean | undefined, usage: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < 1) throw new UsageError(`--limit expects a positive whole number\n${usage}`);
+  return n;
 }

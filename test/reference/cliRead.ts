@@ -6,10 +6,12 @@
 import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
 import type { TreeIndex } from '../../src/core/tree/tree';
 import { escapeForTerminal } from '../../src/cli/terminalText';
-import { CliError, parseFileCommand, UsageError, writeJson, type Io } from '../../src/cli/util';
+import { CliError, UsageError, writeJson, type Io } from '../../src/cli/util';
+import { parseFileCommand } from '../../src/cli/fileArgs';
 import { entryPreview, type TreeRowJson } from '../../src/core/engine/xcsh/entryPreview';
 import { BRANCH_FIRST, BRANCH_REST, checkedBlobStore, pathMarks, resolveImages, trunkIndex, xcshDoctorReport, type XcshDoctorFacts } from '../../src/core/engine/xcsh/lazy/xcshDocuments';
-import { contextCommand, doctorCommand, entriesCommand, printDoctor, treeCommand, treeLineText, USAGE, warnDiagnostics } from '../../src/cli/commands/read';
+import { contextCommand, doctorCommand, entriesCommand, printDoctor, treeCommand, treeLineText, warnDiagnostics } from '../../src/cli/commands/read';
+import { USAGE } from '../../src/cli/usage';
 import type { TreeLine } from '../../src/core/engine/documents';
 import { sessionReader } from '../../src/core/engine/openModel';
 import { openSessionDocument, type SessionDocument } from './document';

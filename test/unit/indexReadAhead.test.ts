@@ -67,7 +67,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 async function buildAndDump(name: string, readWorkerFile: string | null): Promise<{ stats: unknown; files: unknown[]; entries: unknown[]; terms: unknown[] }> {
   const opened = await openIndexDb(join(dir, name, 'index.db'));
   try {
-    const files = await sessionFilesUnder([root]);
+    const files = sessionFilesUnder([root]);
     const stats = await updateIndex(opened, files, { complete: true, readWorkerFile, readAheadFrom: 0 });
     const db = opened.db;
     db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'fts', 'row')");

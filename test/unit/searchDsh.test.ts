@@ -61,7 +61,7 @@ async function eventText(path: string, entryId: string): Promise<string> {
 
 test('dsh logs are listed for the index: raw .jsonl and .jsonl.zstd', async () => {
   const r = dshRoot();
-  const files = [...(await sessionFilesUnder([r.root])).keys()].sort();
+  const files = [...sessionFilesUnder([r.root]).keys()].sort();
   assert.deepEqual(files, [r.raw, r.xcsh, r.zstd].sort());
 });
 

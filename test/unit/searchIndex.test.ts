@@ -322,7 +322,7 @@ test('file ids follow the sessions\' age (newer = lower: "newest first" is ascen
     const opened = await openIndexDb(join(dir, 'cache', 'index.db'));
     try {
       const ac = new AbortController();
-      const first = updateIndex(opened, await sessionFilesUnder([join(dir, 'sessions')]), {
+      const first = updateIndex(opened, sessionFilesUnder([join(dir, 'sessions')]), {
         complete: true,
         signal: ac.signal,
         onProgress: (p) => {
@@ -334,7 +334,7 @@ test('file ids follow the sessions\' age (newer = lower: "newest first" is ascen
         await assert.rejects(first, (e: Error) => e.name === 'CancelledError');
         const done = opened.db.selectValues('SELECT path FROM files ORDER BY id') as string[];
         assert.deepEqual(done, [paths[7], paths[6], paths[5]], 'a stopped first build has the newest sessions');
-        await updateIndex(opened, await sessionFilesUnder([join(dir, 'sessions')]), { complete: true });
+        await updateIndex(opened, sessionFilesUnder([join(dir, 'sessions')]), { complete: true });
       }
       const byId = opened.db.selectValues('SELECT path FROM files ORDER BY id') as string[];
       assert.deepEqual(byId, [...paths].reverse(), `ids by age (stopped after ${stopAfter})`);

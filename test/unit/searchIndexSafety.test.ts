@@ -182,3 +182,43 @@ test('a session replaced by another file of the same size and mtime (a new inode
     idx.close();
   }
 });
+
+test('an unchanged session whose mtime has a sub-millisecond fraction stays unchanged (the index keeps its mtime exactly, not to the 15 digits JSON gives a real)', async () => {
+  const dir = tmp();
+  const [root, file] = sessionsRoot(dir, 'niobium alpha');
+  // 17 significant digits in milliseconds: what a nanosecond file system gives.
+  const seconds = 1780000000.1234567;
+  utimesSync(file, seconds, seconds);
+  const ms = statSync(file).mtimeMs;
+  assert.ok(String(ms).replace(/[^0-9]/g, '').length >= 16, `the file system keeps a fine mtime (${ms})`);
+  const idx = await SessionSearchIndex.open(join(dir, 'cache', 'index.db'));
+  try {
+    await idx.update([root]);
+    const again = await idx.update([root]);
+    assert.deepEqual([again.unchanged, again.reindexed, again.appended], [1, 0, 0]);
+    // One microsecond later, same size and inode: a change, read again.
+    utimesSync(file, seconds + 0.000001, seconds + 0.000001);
+    const touched = await idx.update([root]);
+    assert.equal(touched.unchanged, 0, 'a microsecond is a change');
+  } finally {
+    idx.close();
+  }
+});
+
+test('opening an index and searching it writes nothing to it (a CLI search is a reader)', async () => {
+  const dir = tmp();
+  const [root] = sessionsRoot(dir, 'tantalum alpha');
+  const path = join(dir, 'cache', 'index.db');
+  let idx = await SessionSearchIndex.open(path);
+  await idx.update([root]);
+  idx.close();
+  const before = snapshot([path, `${path}-journal`]);
+  idx = await SessionSearchIndex.open(path);
+  try {
+    await idx.update([root]);
+    assert.equal((await idx.search('tantalum', { entriesPerSession: 3 })).results.sessions.length, 1);
+  } finally {
+    idx.close();
+  }
+  assert.deepEqual(snapshot([path, `${path}-journal`]), before);
+});

@@ -13,16 +13,9 @@ import type { SessionFormat } from '../../core/formats/detect';
 import { writeJsonObject } from '../jsonStream';
 import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal, jsonForTerminal } from '../terminalText';
-import { CliError, lookedIn, parse, parseFileCommand, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
-
-export const USAGE = {
-  context: 'usage: session-loom context <file> [--leaf <id>|null] [--blobs <dir>] [--pretty]   (dsh: [--at <seq>] [--session <id>])',
-  entries: 'usage: session-loom entries <file> [--blobs <dir>] [--pretty]',
-  events: 'usage: session-loom events <file> [--session <id>] [--pretty]',
-  tree: 'usage: session-loom tree <file> [--json] [--pretty]   (dsh: [--session <id>])',
-  ls: 'usage: session-loom ls [--root <dir>]... [--json] [--pretty]',
-  doctor: 'usage: session-loom doctor <file> [--json] [--blobs <dir>] [--pretty]   (dsh: [--session <id>])',
-};
+import { CliError, lookedIn, parse, requireDirectory, unexpectedArgument, UsageError, writeJson, type Io } from '../util';
+import { parseFileCommand } from '../fileArgs';
+import { USAGE } from '../usage';
 
 /** The command's file and options, once parseFileCommand has checked them. */
 export interface FileArgs {

@@ -8,14 +8,11 @@ import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
 import { escapeDocumentForTerminal, escapeForTerminal } from '../terminalText';
-import { CliError, errorText, parseFileCommand, UsageError, writeJson, type Io } from '../util';
+import { CliError, errorText, UsageError, writeJson, type Io } from '../util';
+import { parseFileCommand } from '../fileArgs';
 import { openForCommand, refuseCommand } from './read';
 import { PRIVATE_FILE_MODE } from '../../core/store/privateDir';
-
-export const USAGE = {
-  export: 'usage: session-loom export <file> [--leaf <id>] --format md|html [--branch] [-o <out>] [--blobs <dir>]   (dsh: [--session <id>])',
-  fork: 'usage: session-loom fork <file> <entryId> [-o <out>] [--pretty]',
-};
+import { USAGE } from '../usage';
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const args = await parseFileCommand(

@@ -7,31 +7,17 @@ import { loadSessionFile } from '../../core/formats/xcsh/load';
 import { appendEntries, assertSessionWritable, rewriteHeaderLine, rewriteSessionFile, RewriteRefusedError } from '../../core/store/rewrite';
 import { assertNotLive } from '../../core/store/rewriteGuard';
 import { uneditableRecords, UnsafeRecordEditError } from '../../core/store/recordRewrite';
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from '../../core/formats/xcsh/schemas';
+import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/entryTypes';
+import type { SessionEntry, SessionHeader } from '../../core/formats/xcsh/schemas';
 import { applyTitle, sanitizeTitle } from '../../core/formats/xcsh/title';
 import { entryLines } from '../../core/engine/xcsh/lazy/bodyScan';
 import { LazyTree } from '../../core/engine/xcsh/lazy/lazyTree';
 import { cliLiveWindow, rememberOwnWrite } from '../liveGuard';
 import { escapeForTerminal } from '../terminalText';
 import { refuseCommand, sessionIndexForWrite } from './read';
-import { CliError, parseFileCommand, UsageError, wrapText, writeJson, type Io } from '../util';
-
-export const USAGE = {
-  migrate: 'usage: session-loom migrate <file> [--dry-run] [--backup] [--force] [--pretty]',
-  relabel: 'usage: session-loom relabel <file> <entryId> (<label> | --clear) [--force] [--pretty]',
-  title: 'usage: session-loom title <file> <title> [--force] [--backup] [--pretty]',
-};
-
-/** What every write refuses, and the one thing --force changes (in --help). */
-export const FORCE_HELP = wrapText(
-  'Writes refuse a file that looks live: named by a terminal breadcrumb, or modified in the last 5 seconds — ' +
-    "unless the CLI's own last write left it so, or (Linux) no process has it open: a fresh copy is not a running session. " +
-    '--force overrides exactly these two guesses. Nothing overrides the other refusals: the file changed since it was read ' +
-    '(title reads it afresh), another process holds it open for writing (a rewrite would orphan what it appends), it is ' +
-    'read-only (no owner write bit), damaged, a dsh log, or its header version is not 1, 2, 3 or absent; and migrate and ' +
-    'title never rewrite a hard-linked file or one whose owner they cannot keep. Bytes appended while a file is rewritten ' +
-    'are carried over into the new file ("carriedBytes").',
-);
+import { CliError, UsageError, writeJson, type Io } from '../util';
+import { parseFileCommand } from '../fileArgs';
+import { FORCE_HELP, USAGE } from '../usage';
 
 /** A refusal as one line, `<file>: <reason>: <why>`, with the way out once (the whole file: no line). */
 function refused(file: string, e: unknown): never {

@@ -12,7 +12,6 @@
 // Nothing here writes.
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { startsWithZstdMagic } from '../formats/detect';
 import { sniffSessionBytes, sniffSessionFile } from '../formats/sniff';
@@ -21,27 +20,11 @@ import { readClaudeListing, summaryTitles, type ClaudeListing } from '../formats
 import { subagentsFolderFiles } from '../formats/claude/subagents';
 import { buildForkForest, type ForkNode } from '../formats/codex/forks';
 import { readRolloutFacts, type CodexRolloutFacts } from '../formats/codex/facts';
-import { codexHomeDir, codexHomeOf, readSessionIndex } from '../formats/codex/sessionIndex';
+import { codexHomeOf, readSessionIndex } from '../formats/codex/sessionIndex';
 import type { SessionInfo } from './discovery';
 
 /** Bytes read to tell a Claude Code or Codex file from the others (the listing's prefix size). */
 const SNIFF_HEAD = 4096;
-
-/** `$CLAUDE_CONFIG_DIR`, or `~/.claude` (A.1). */
-export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-  return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR !== '' ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
-}
-
-/** Claude Code's sessions folder: `<config dir>/projects`. */
-export function claudeProjectsRoot(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-  return join(claudeConfigDir(env, home), 'projects');
-}
-
-/** Codex's rollout folders: `<codex home>/sessions` and `<codex home>/archived_sessions`. */
-export function codexSessionRoots(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string[] {
-  const h = codexHomeDir(env, home);
-  return [join(h, 'sessions'), join(h, 'archived_sessions')];
-}
 
 /** What the linking needs beyond SessionInfo (kept out of it: `ls --json` prints SessionInfo). */
 const agentFacts = new WeakMap<SessionInfo, { claude?: ClaudeListing; codex?: CodexRolloutFacts }>();

@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { cwdDirNames, decodeCwd } from '../formats/xcsh/cwd';
 import { readJsonlPrefix } from '../formats/xcsh/jsonl';
@@ -16,8 +15,9 @@ import { english, type Translate } from '../l10n';
 import { isMeaningfulPrompt } from './prompts';
 import { isDshHeader, startsWithZstdMagic, type SessionFormat } from '../formats/detect';
 import { readDshListing, type DshListing, type DshListingResult } from '../formats/dsh/listing';
-import { dshSessionsRoot } from '../formats/dsh/paths';
-import { claudeProjectsRoot, codexSessionRoots, linkAgentSessions, readAgentSessionInfo } from './agentSessions';
+import { linkAgentSessions, readAgentSessionInfo } from './agentSessions';
+import { defaultSessionRoots } from './roots';
+export { BUILT_IN_ROOTS, defaultSessionRoots, type BuiltInRoot, type BuiltInRoots } from './roots';
 
 async function startsWithZstd(path: string): Promise<boolean> {
   const fh = await open(path, 'r').catch(() => null);
@@ -78,33 +78,6 @@ export interface SessionInfo {
 /** A session file name: `.jsonl` (xcsh, pi, raw dsh, Claude Code, Codex), `.jsonl.zstd` (dsh's default) or `.jsonl.zst` (a compressed Codex rollout). */
 export function isSessionFileName(name: string): boolean {
   return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd') || name.endsWith('.jsonl.zst');
-}
-
-/** The agents whose own session folders are listed by default. */
-export const BUILT_IN_ROOTS = ['xcsh', 'dsh', 'claude', 'codex'] as const;
-export type BuiltInRoot = (typeof BUILT_IN_ROOTS)[number];
-/** Which built-in roots are on (a missing key is on). */
-export type BuiltInRoots = Partial<Record<BuiltInRoot, boolean>>;
-
-/**
- * `~/.xcsh/agent/sessions`, plus `~/.omp/agent/sessions`, `~/.pi/agent/sessions` and dsh's
- * `~/.dsh/sessions` (or `$DSH_HOME/sessions`), Claude Code's `~/.claude/projects` (or
- * `$CLAUDE_CONFIG_DIR/projects`) and Codex's `~/.codex/sessions` and `~/.codex/archived_sessions`
- * (or under `$CODEX_HOME`) when present. `enabled` turns agents off (`{ claude: false }`).
- */
-export function defaultSessionRoots(home: string = homedir(), env: NodeJS.ProcessEnv = process.env, enabled: BuiltInRoots = {}): string[] {
-  const on = (a: BuiltInRoot): boolean => enabled[a] !== false;
-  const roots: string[] = [];
-  if (on('xcsh')) {
-    roots.push(join(home, '.xcsh', 'agent', 'sessions'));
-    for (const alt of ['.omp', '.pi']) {
-      const p = join(home, alt, 'agent', 'sessions');
-      if (existsSync(p)) roots.push(p);
-    }
-  }
-  const optional = [...(on('dsh') ? [dshSessionsRoot(env, home)] : []), ...(on('claude') ? [claudeProjectsRoot(env, home)] : []), ...(on('codex') ? codexSessionRoots(env, home) : [])];
-  for (const p of optional) if (existsSync(p)) roots.push(p);
-  return roots;
 }
 
 /** A dsh listing as the metadata every listing shows (dsh-format.md §1: trust the header's cwd). */

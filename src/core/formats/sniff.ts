@@ -17,7 +17,7 @@
 // and JSONL whose records are all something else.
 import { open } from 'node:fs/promises';
 import { isDshHeader, startsWithSqliteMagic, startsWithZstdMagic, type SessionFormat } from './detect';
-import { EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './xcsh/schemas';
+import { EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './xcsh/entryTypes';
 import { isClaudeRecord, isClaudeTranscript } from './claude/detect';
 import { isCodexRollout } from './codex/records';
 import { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './codex/sniffCodex';

@@ -3,7 +3,7 @@
 // result always names the entry as it is on disk now.
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { ViewEntry } from '../tree/treeView';
-import { ROWS_PER_FILE, type Db } from './indexDb';
+import { ROWS_PER_FILE, selectRows, type Db } from './indexDb';
 import { ftsMatchExpression, needsTextCheck, textCheck, type SearchQuery } from './queryLanguage';
 import { entrySearchFields } from './searchText';
 import { dshRowText, isDshSurfaceRecord } from './dshSearch';
@@ -71,7 +71,7 @@ function fileInfos(db: Db): Map<number, FileInfo> {
   const hit = fileInfoCache.get(db);
   if (hit && hit.changes === changes) return hit.files;
   const out = new Map<number, FileInfo>();
-  for (const r of db.selectObjects('SELECT id, path, cwd, title, mtime, agent FROM files') as unknown as FileInfo[]) out.set(r.id, r);
+  for (const r of selectRows<FileInfo>(db, 'SELECT id, path, cwd, title, mtime, agent FROM files', [], ['id', 'path', 'cwd', 'title', 'mtime', 'agent'])) out.set(r.id, r);
   fileInfoCache.set(db, { changes, files: out });
   return out;
 }
@@ -186,12 +186,12 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
 
   if (needsTextCheck(q)) {
     // Candidates by their words, then the phrase checked on the real text.
-    const cand = db.selectObjects(`SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`, [expr, ...time.bind, CHECK_LIMIT + 1]) as {
-      id: number;
-      eid: string;
-      off: number;
-      len: number;
-    }[];
+    const cand = selectRows<{ id: number; eid: string; off: number; len: number }>(
+      db,
+      `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ?`,
+      [expr, ...time.bind, CHECK_LIMIT + 1],
+      ['id', 'eid', 'off', 'len'],
+    ).sort((a, b) => a.id - b.id);
     if (cand.length > CHECK_LIMIT) {
       approximate = true;
       cand.length = CHECK_LIMIT;
@@ -219,12 +219,16 @@ export function querySessions(db: Db, q: SearchQuery): SessionResults {
     // lazily in rowid order, so a query stops there instead of visiting millions of rows; beyond
     // it the counts are lower bounds (and say so). Newer files have lower ids (indexUpdate.ts):
     // ascending is the order FTS5 reads cheaply (backwards, it first loads whole doclists).
-    const counted = db.selectObjects(
+    const inner =
       time.bind.length > 0
-        ? `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`
-        : `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}) m GROUP BY f`,
+        ? `SELECT fts.rowid AS r FROM fts CROSS JOIN entries e ON e.id = fts.rowid WHERE fts MATCH ?${time.sql} ORDER BY fts.rowid LIMIT ${COUNT_LIMIT + 1}`
+        : `SELECT rowid AS r FROM fts WHERE fts MATCH ? ORDER BY rowid LIMIT ${COUNT_LIMIT + 1}`;
+    const counted = selectRows<{ f: number; n: number; title: number; rs: string }>(
+      db,
+      `SELECT m.r / ${ROWS_PER_FILE} AS f, count(*) AS n, min(m.r % ${ROWS_PER_FILE}) = 0 AS title, group_concat(m.r) AS rs FROM (${inner}) m GROUP BY f`,
       [expr, ...time.bind],
-    ) as { f: number; n: number; title: number; rs: string }[];
+      ['f', 'n', 'title', 'rs'],
+    );
     let seen = 0;
     for (const c of counted) {
       seen += c.n;
@@ -285,17 +289,15 @@ export function sessionEntryHits(db: Db, q: SearchQuery, path: string, limit: nu
   // The FTS5 query alone, then its rows' details: joined in one statement, SQLite drives the
   // join from `entries` and probes the index row by row (ten times slower).
   const want = check ? CHECK_LIMIT : limit;
-  const rows = (
+  type Row = { id: number; eid: string; ts: number | null; off: number; len: number };
+  const rows = selectRows<Row>(
+    db,
     time.bind.length > 0
-      ? db.selectObjects(
-          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.r LIMIT ?`,
-          [expr, lo, lo + ROWS_PER_FILE, ...time.bind, want],
-        )
-      : db.selectObjects(
-          `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?) m CROSS JOIN entries e ON e.id = m.r ORDER BY m.r`,
-          [expr, lo, lo + ROWS_PER_FILE, want],
-        )
-  ) as { id: number; eid: string; ts: number | null; off: number; len: number }[];
+      ? `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.r LIMIT ?`
+      : `SELECT e.id AS id, e.eid AS eid, e.ts AS ts, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?) m CROSS JOIN entries e ON e.id = m.r`,
+    time.bind.length > 0 ? [expr, lo, lo + ROWS_PER_FILE, ...time.bind, want] : [expr, lo, lo + ROWS_PER_FILE, want],
+    ['id', 'eid', 'ts', 'off', 'len'],
+  ).sort((a, b) => a.id - b.id);
   const reader = new RangeReader();
   const out: EntryHit[] = [];
   try {
@@ -332,7 +334,7 @@ export function topEntryHits(db: Db, q: SearchQuery, results: SessionResults, pa
   }
   if (want.length === 0) return out;
   const found = new Map(
-    (db.selectObjects(`SELECT id, eid, ts, off, len FROM entries WHERE id IN (${want.map(() => '?').join(',')})`, want) as { id: number; eid: string; ts: number | null; off: number; len: number }[]).map((r) => [r.id, r]),
+    selectRows<{ id: number; eid: string; ts: number | null; off: number; len: number }>(db, `SELECT id, eid, ts, off, len FROM entries WHERE id IN (${want.map(() => '?').join(',')})`, want, ['id', 'eid', 'ts', 'off', 'len']).map((r) => [r.id, r]),
   );
   const check = needsTextCheck(q);
   const reader = new RangeReader();
@@ -362,10 +364,12 @@ export function sessionMatchIds(db: Db, q: SearchQuery, path: string, limit = 10
   const scope = sessionScope(db, q, path);
   if (scope === null) return [];
   const { expr, time, lo, check, agent } = scope;
-  const rows = db.selectObjects(
-    `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} LIMIT ?`,
+  const rows = selectRows<{ id: number; eid: string; off: number; len: number }>(
+    db,
+    `SELECT e.id AS id, e.eid AS eid, e.off AS off, e.len AS len FROM (SELECT rowid AS r FROM fts WHERE fts MATCH ? AND rowid > ? AND rowid < ?) m CROSS JOIN entries e ON e.id = m.r WHERE 1${time.sql} ORDER BY m.r LIMIT ?`,
     [expr, lo, lo + ROWS_PER_FILE, ...time.bind, limit],
-  ) as { id: number; eid: string; off: number; len: number }[];
+    ['id', 'eid', 'off', 'len'],
+  ).sort((a, b) => a.id - b.id);
   if (!check) return [...new Set(rows.map((r) => r.eid))];
   const reader = new RangeReader();
   try {

@@ -5,7 +5,7 @@
 import type { SessionFormat } from '../formats/detect';
 import { sniffSessionFile } from '../formats/sniff';
 import { loadSessionFile } from '../formats/xcsh/load';
-import { CURRENT_SESSION_VERSION } from '../formats/xcsh/schemas';
+import { CURRENT_SESSION_VERSION } from '../formats/xcsh/entryTypes';
 import type { ViewEntry } from '../tree/treeView';
 import { entrySearchFields } from './searchText';
 import { readDshFileRows } from './dshSearch';

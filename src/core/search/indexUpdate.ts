@@ -10,8 +10,7 @@
 //  - gone: its rows are dropped.
 // Reading uses the project's own reader (indexRead.ts), so an indexed entry id is the id the
 // editor shows.
-import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { throwIfCancelled } from '../engine/rpc';
 import { readJsonlFile } from '../formats/xcsh/jsonl';
@@ -20,7 +19,7 @@ import type { Sqlite3 } from '../store/sqliteWasm';
 import type { ViewEntry } from '../tree/treeView';
 import type { SessionFormat } from '../formats/detect';
 import { AGENT_TOKEN, filterToken } from './searchText';
-import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, setMergePolicy, type Db } from './indexDb';
+import { DEFAULT_MERGE_POLICY, ROWS_PER_FILE, selectRows, setMergePolicy, type Db } from './indexDb';
 import { RowWriter } from './rowWriter';
 import { entryIndexRows, readWholeFile, type IndexRow, type WholeFileRows } from './indexRead';
 import { ReadAhead } from './indexReadAhead';
@@ -51,7 +50,8 @@ export interface UpdateStats {
   ms: number;
 }
 
-interface FileRow {
+/** What the identity pass compares with a file's stat (the first seven columns of `files`). */
+interface KnownFile {
   id: number;
   path: string;
   dev: number;
@@ -59,6 +59,35 @@ interface FileRow {
   size: number;
   mtime: number;
   bytes: number;
+}
+
+/**
+ * Every indexed file's identity (or these paths'). Only these columns: `SELECT *` brought each
+ * file's head and seam (up to 8 KB of text) across the WASM boundary as an object per row — on a
+ * CLI search with nothing changed, 10–30 ms of a 300-session corpus, ten times that at 3,000.
+ */
+function knownFiles(db: Db, paths?: Iterable<string>): Map<string, KnownFile> {
+  const sql = 'SELECT id, path, dev, ino, size, mtime, bytes FROM files';
+  const columns = ['id', 'path', 'dev', 'ino', 'size', 'mtime', 'bytes'] as const;
+  const out = new Map<string, KnownFile>();
+  const add = (rows: KnownFile[]): void => rows.forEach((r) => out.set(r.path, r));
+  if (!paths) add(selectRows<KnownFile>(db, sql, [], columns));
+  else for (const p of paths) add(selectRows<KnownFile>(db, `${sql} WHERE path = ?`, [p], columns));
+  return out;
+}
+
+/** The whole row of a file whose identity changed (what reading its tail needs). */
+function fileRow(db: Db, id: number): FileRow | null {
+  const q = db.prepare('SELECT * FROM files WHERE id = ?');
+  try {
+    q.bind(1, id);
+    return q.step() ? (q.get({}) as unknown as FileRow) : null;
+  } finally {
+    q.finalize();
+  }
+}
+
+interface FileRow extends KnownFile {
   resume_from: number;
   resume_line: number;
   head: string;
@@ -71,28 +100,33 @@ interface FileRow {
  * Every session file under the roots: `.jsonl` (xcsh, pi, raw dsh) and `.jsonl.zstd` (dsh's
  * default), subagent folders included; symlinks are not followed. dsh SQLite stores are not.
  */
-export async function sessionFilesUnder(roots: readonly string[]): Promise<Map<string, Stats>> {
+export function sessionFilesUnder(roots: readonly string[]): Map<string, Stats> {
+  // Synchronous on purpose: it runs in the index's worker thread or the CLI, never on the extension
+  // host's thread, and each asynchronous readdir/stat was a round trip through libuv's pool (300
+  // sessions: 16–26 ms that way, 2–3 ms this way — a CLI search pays it on every query).
   const out = new Map<string, Stats>();
   const stack = [...roots];
   while (stack.length > 0) {
     const dir = stack.pop()!;
     let ents;
     try {
-      ents = await readdir(dir, { withFileTypes: true });
+      ents = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue;
     }
-    const files: string[] = [];
     for (const d of ents) {
       const p = join(dir, d.name);
       if (d.isDirectory()) stack.push(p);
-      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd'))) files.push(p);
+      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd'))) {
+        let st: Stats | undefined;
+        try {
+          st = statSync(p, { throwIfNoEntry: false });
+        } catch {
+          st = undefined;
+        }
+        if (st?.isFile()) out.set(p, st);
+      }
     }
-    const stats = await Promise.all(files.map((p) => stat(p).catch(() => null)));
-    files.forEach((p, i) => {
-      const st = stats[i];
-      if (st?.isFile()) out.set(p, st);
-    });
   }
   return out;
 }
@@ -170,7 +204,7 @@ export const FIRST_FILE_ID = 2 ** 28;
  * every id in use, the oldest highest; or — files older than every indexed one, what a first build
  * that was stopped had not reached yet (it goes newest first) — above every id in use.
  */
-function freshIds(db: Db, fresh: readonly [string, Stats][], known: ReadonlyMap<string, FileRow>): Map<string, number> {
+function freshIds(db: Db, fresh: readonly [string, Stats][], known: ReadonlyMap<string, KnownFile>): Map<string, number> {
   const ids = new Map<string, number>();
   if (fresh.length === 0) return ids;
   let oldestKnown = Infinity;
@@ -234,25 +268,12 @@ export async function updateIndex(
 ): Promise<UpdateStats> {
   const t0 = performance.now();
   const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
-  const known = new Map<string, FileRow>();
-  if (opts.complete) for (const r of db.selectObjects('SELECT * FROM files') as unknown as FileRow[]) known.set(r.path, r);
-  else {
-    // A few files a watcher named: look up only those (a full table is thousands of rows).
-    const one = db.prepare('SELECT * FROM files WHERE path = ?');
-    try {
-      for (const p of files.keys()) {
-        one.bind(1, p);
-        if (one.step()) known.set(p, one.get({}) as unknown as FileRow);
-        one.reset();
-      }
-    } finally {
-      one.finalize();
-    }
-  }
+  // A few files a watcher named: look up only those (a full table is thousands of rows).
+  const known = knownFiles(db, opts.complete ? undefined : files.keys());
 
   // Renames: a row whose path is gone, whose inode now sits under a new path with the same size and mtime.
   if (opts.complete) {
-    const vanished = new Map<string, FileRow>();
+    const vanished = new Map<string, KnownFile>();
     for (const [p, r] of known) if (!files.has(p)) vanished.set(`${r.dev}:${r.ino}:${r.size}:${r.mtime}`, r);
     if (vanished.size > 0) {
       for (const [p, st] of files) {
@@ -321,7 +342,8 @@ export async function updateIndex(
         inTx = true;
       }
       try {
-        if (row && (await indexTail(db, w, row, st))) stats.appended++;
+        const whole = row ? fileRow(db, row.id) : null;
+        if (whole && (await indexTail(db, w, whole, st))) stats.appended++;
         else {
           let id: number;
           if (row) {

@@ -90,7 +90,7 @@ export class SessionSearchIndex {
     try {
       return await this.serial(async () => {
         this.roots = [...roots];
-        const files = await sessionFilesUnder(roots);
+        const files = sessionFilesUnder(roots);
         return this.recovering(() => updateIndex(this.opened, files, { complete: true, readWorkerFile: defaultReadWorkerFile(), betweenBatches: () => this.answerWaiting(true), ...opts }), true);
       });
     } finally {
@@ -161,7 +161,7 @@ export class SessionSearchIndex {
       // from an empty index).
       if (!isCorruption(e) || this.roots === null) throw e;
       await this.rebuild();
-      await updateIndex(this.opened, await sessionFilesUnder(this.roots), { complete: true, readWorkerFile: defaultReadWorkerFile() });
+      await updateIndex(this.opened, sessionFilesUnder(this.roots), { complete: true, readWorkerFile: defaultReadWorkerFile() });
       return ask();
     }
   }

@@ -12,6 +12,7 @@ import * as fsp from 'node:fs/promises';
 import { processesWritingTo } from './openWriters';
 import { tempPathFor } from './tempFiles';
 import { RewriteRefusedError } from './writeRefusal';
+import { LIVE_WINDOW_MS } from './liveWindow';
 
 export { RewriteRefusedError, type RewriteRefusal } from './writeRefusal';
 
@@ -36,7 +37,7 @@ export interface GuardOptions {
   liveWindowMs?: number;
 }
 
-export const LIVE_WINDOW_MS = 5000;
+export { LIVE_WINDOW_MS };
 
 export function defaultBreadcrumbsDir(): string {
   return join(homedir(), '.xcsh', 'agent', 'terminal-sessions');

@@ -11,7 +11,7 @@ import { claudeSubagentFiles, linkAgentSessions } from '../../core/discovery/age
 import type { SessionFormat } from '../../core/formats/detect';
 import { DSH_LOG_NAMES } from '../../core/formats/dsh/paths';
 import { listDshDatabaseSessions } from '../../core/formats/dsh/sqliteStore';
-import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/schemas';
+import { CURRENT_SESSION_VERSION } from '../../core/formats/xcsh/entryTypes';
 
 export function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;

@@ -2,7 +2,7 @@
 // totals, diagnostics, from the facts the index gives.
 import { isRepairableKind, severityOf, type Diagnostic } from '../../diagnostics';
 import type { LoadedSession } from '../../formats/xcsh/load';
-import { CURRENT_SESSION_VERSION } from '../../formats/xcsh/schemas';
+import { CURRENT_SESSION_VERSION } from '../../formats/xcsh/entryTypes';
 import { messageCountOf, type SessionStats } from '../../formats/xcsh/stats';
 import { oneLine } from '../../tree/treeView';
 import type { SessionSummary } from '../../../protocol/messages';

@@ -5,7 +5,7 @@
 // reader's before/after stat rule), at most a few times.
 import { open, type FileHandle } from 'node:fs/promises';
 import { startsWithZstdMagic } from '../detect';
-import { LIVE_WINDOW_MS } from '../../store/rewriteGuard';
+import { LIVE_WINDOW_MS } from '../../store/liveWindow';
 import { interruptedTurnClosers } from './closers';
 import type { ParsedDshLog } from './logText';
 import { readRawLog, readRawLogFile } from './rawLog';

@@ -6,7 +6,8 @@
 // (`edits`), so a rewrite edits only those fields in the record's original bytes and copies every
 // other byte (src/core/store/recordEdit.ts); the in-memory copies are built with the same edits,
 // so the viewer shows exactly what the migrated file will hold.
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from './schemas';
+import { CURRENT_SESSION_VERSION } from './entryTypes';
+import type { SessionEntry, SessionHeader } from './schemas';
 import { stableEntryId } from './ids';
 import { readHeaderVersion } from './version';
 import { applyEditsToValue, type RecordEdit } from '../../store/recordEdit';

@@ -8,7 +8,8 @@
 // A namespace import: esbuild then drops what is never used (zod's locales alone are ~300 KB).
 import * as z from 'zod';
 
-export const CURRENT_SESSION_VERSION = 3;
+import { CURRENT_SESSION_VERSION, EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './entryTypes';
+export { CURRENT_SESSION_VERSION, EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES };
 
 // ---------- content blocks (Part B §3) ----------
 export const TextBlockSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
@@ -216,33 +217,6 @@ export const SessionInitEntrySchema = z.looseObject({
   outputSchema: z.unknown().optional(),
 });
 export const ModeChangeEntrySchema = z.looseObject({ ...base, type: z.literal('mode_change'), mode: z.string(), data: z.unknown().optional() });
-
-export const KNOWN_ENTRY_TYPES = [
-  'message',
-  'model_change',
-  'thinking_level_change',
-  'compaction',
-  'branch_summary',
-  'custom',
-  'custom_message',
-  'label',
-  'ttsr_injection',
-  'session_init',
-  'mode_change',
-] as const;
-
-/** Part B §1: types real files contain beyond the contract. Typed only by their base fields. */
-export const EXTRA_ENTRY_TYPES = [
-  'context_change',
-  'service_tier_change',
-  'mcp_tool_selection',
-  'session_info',
-  'title_change',
-  'reset_boundary',
-  'model_usage',
-  'credential_pin',
-  'archive',
-] as const;
 
 export const ExtraEntrySchema = z.looseObject({ ...base, type: z.enum(EXTRA_ENTRY_TYPES) });
 /** Any other type: preserved byte-for-byte and shown raw. */

@@ -22,7 +22,7 @@ import { checkBlobRefs, type BlobStore } from './blobs';
 import type { Diagnostic } from '../../diagnostics';
 import { readJsonlFile, type ReadFrom } from './jsonl';
 import { takeEntries, readFileIdentity, type EntryColumns, type LoadedSession } from './load';
-import { CURRENT_SESSION_VERSION } from './schemas';
+import { CURRENT_SESSION_VERSION } from './entryTypes';
 import { stripReplayData } from './replayData';
 
 export type TailPlan =

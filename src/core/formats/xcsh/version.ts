@@ -7,7 +7,7 @@
 // absent, is ever written (the adversarial review found
 // `1e400` — Infinity — and `"4"` treated as v1 and migrated, and `title` writing `"version":
 // null`). Anything else is shown read-only.
-import { CURRENT_SESSION_VERSION } from './schemas';
+import { CURRENT_SESSION_VERSION } from './entryTypes';
 import { isDshHeader } from '../detect';
 
 export interface HeaderVersion {
