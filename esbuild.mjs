@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_FILE, writeL10nBundle } from './test/l10n-keys.mjs';
-import { copySqliteWasm, nodeBundleOptions } from './scripts/esbuild-node.mjs';
+import { copySqliteWasm, nodeBundleOptions, sqliteGlueRequire } from './scripts/esbuild-node.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -54,7 +54,9 @@ const l10nBundle = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [l10nBundle] },
-  { ...node, ...cli, define: { ...cli.define, SESSION_LOOM_VERSION: JSON.stringify(version) }, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The `session-loom` command: a launcher that runs the CLI's bundle through V8's code cache (src/cli/launch.ts).
+  { ...node, ...cli, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js' },
+  { ...node, define: { ...node.define, SESSION_LOOM_VERSION: JSON.stringify(version) }, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', plugins: [sqliteGlueRequire] },
   // The thread the extension reads and holds sessions in (src/core/engine/worker/).
   { ...node, entryPoints: ['src/core/engine/worker/modelWorker.ts'], outfile: 'dist/modelWorker.js' },
   // The search index's worker thread (src/extension/search/indexClient.ts starts it beside dist/extension.js).

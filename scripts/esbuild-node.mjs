@@ -13,6 +13,26 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * For a bundle run through `vm.Script` (the CLI's, dist/cliMain.js, which src/cli/launch.ts runs
+ * with V8's code cache): the library's Node glue loads `node:module` with a dynamic `import()`,
+ * which a CommonJS bundle keeps as is, and such code cannot run one without an experimental flag.
+ * Node's `require` does the same there. The build fails if the library stops matching. (A plugin:
+ * esbuild's buildSync, which tests and benches use for the other bundles, takes none.)
+ */
+export const sqliteGlueRequire = {
+  name: 'sqlite-wasm-require',
+  setup(build) {
+    build.onLoad({ filter: /@sqlite\.org[\\/]sqlite-wasm[\\/]dist[\\/]node\.mjs$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      const from = 'await import("node:module")';
+      if (!text.includes(from) || text.includes('import(', text.indexOf(from) + from.length)) return { errors: [{ text: `${args.path}: expected one ${from} and no other import(): scripts/esbuild-node.mjs needs updating` }] };
+      return { contents: text.replace(from, '__node_require("node:module")'), loader: 'js' };
+    });
+  },
+};
+
 /** esbuild options for a CommonJS bundle run by Node. `shebang` puts `#!/usr/bin/env node` first. */
 export function nodeBundleOptions({ shebang = false } = {}) {
   return {

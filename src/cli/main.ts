@@ -141,13 +141,16 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  // `session-loom … | head` closes the pipe early: that is not an error worth a stack trace.
+/**
+ * The process around a run: its arguments, its exit status, and a closed pipe (`session-loom … |
+ * head`), which is not an error worth a stack trace. Resolves when the command is done.
+ */
+export async function main(): Promise<void> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
-  run(process.argv.slice(2)).then(
+  await run(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
@@ -157,3 +160,7 @@ if (require.main === module) {
     },
   );
 }
+
+// dist/cli.js (src/cli/launch.ts) runs this bundle through V8's code cache and calls main();
+// run directly (`node dist/cliMain.js`, or from source), it starts itself.
+if (require.main === module) void main();

@@ -41,6 +41,8 @@ describe('VSIX contents (vsce ls)', () => {
     'LICENSE',
     'dist/extension.js',
     'dist/cli.js',
+    // The CLI's bundle, which dist/cli.js runs through V8's code cache (src/cli/launch.ts).
+    'dist/cliMain.js',
     // The thread sessions are read and held in (issue 11), started beside dist/extension.js.
     'dist/modelWorker.js',
     // The search index's worker thread (issue 12), started beside dist/extension.js.

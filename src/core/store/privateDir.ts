@@ -2,7 +2,7 @@
 // user, 0700, whatever the umask (issue 22 §7), and are made one level at a time: Node 20's
 // recursive `mkdir` never returns under /proc (`--index /proc/nonexistent/x` hung), while a walk
 // up to the first folder that exists, then one `mkdir` per missing level, fails at once there.
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmodSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** A folder's mode: the user alone may read, write and enter it. */
@@ -16,16 +16,19 @@ export const PRIVATE_FILE_MODE = 0o600;
  * ENOTDIR error when `dir` or a folder above it is a file, and mkdir's own error (ENOENT, EACCES,
  * EROFS…) when a level cannot be made.
  */
-export async function makePrivateDir(dir: string): Promise<void> {
+export function makePrivateDirSync(dir: string): void {
   const target = resolve(dir);
   const missing: string[] = [];
   for (let at = target; ; ) {
     // ENOTDIR: a folder above is a file; going up finds which.
-    const st = await stat(at).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
-      throw e;
-    });
-    if (st !== null) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+    }
+    if (st !== undefined) {
       if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, ${at}`), { code: 'ENOTDIR', path: at });
       break;
     }
@@ -35,10 +38,17 @@ export async function makePrivateDir(dir: string): Promise<void> {
     at = up;
   }
   for (let k = missing.length - 1; k >= 0; k--) {
-    await mkdir(missing[k]!, { mode: PRIVATE_DIR_MODE }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EEXIST') throw e;
-    });
+    try {
+      mkdirSync(missing[k]!, { mode: PRIVATE_DIR_MODE });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
   // The umask may have taken bits from a level just made (0700 & ~umask), or the folder existed.
-  await chmod(target, PRIVATE_DIR_MODE);
+  chmodSync(target, PRIVATE_DIR_MODE);
+}
+
+/** makePrivateDirSync, for callers that await (a few system calls: no thread pool round trips). */
+export async function makePrivateDir(dir: string): Promise<void> {
+  makePrivateDirSync(dir);
 }
