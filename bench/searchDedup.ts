@@ -1,6 +1,7 @@
 // Issue 26's two measurements of a cheaper first index build, each in a fresh process (bench/search.ts
 // bundles this file and runs it with plain `node` for `npm run bench -- --search --dedup`):
 //
+//   baseline <roots json>              the issue's bare read+parse of the same files (wall and CPU).
 //   dup <roots json>                    how much of what the index is fed repeats: the share of rows,
 //                                       text bytes and postings (distinct words per text) whose text
 //                                       was seen before, per entry body and per content block.
@@ -10,8 +11,10 @@
 //     today       as built;
 //     dedup-meta  a row whose body text (hash, then the text itself compared) was already inserted
 //                 gets an FTS5 row with its meta words only (role, tool, agent: per entry, needed by
-//                 the filters) — about what an index of distinct texts would write;
-//     dedup-skip  such a row gets no FTS5 row at all: the upper bound of what dedup can save;
+//                 the filters) — about what an index of distinct texts would write (its text table
+//                 and entry → text map not counted);
+//     dedup-skip  the upper bound: the repeated texts are found before the clock starts, and such a
+//                 row gets no FTS5 row at all (no hashing, no meta words, no map);
 //     shards      two worker threads, each building half the files (alternately, newest first) into
 //                 its own database, each reading the files itself;
 //     shards-ra   the same, each shard with its own read-ahead worker (four threads).
@@ -21,7 +24,8 @@
 //                                       asking two shards pays; merging the two lists is not counted).
 //
 // The dedup variants patch RowWriter.addText in this process only (the text map lives in memory,
-// which a real index would keep in a table): everything else is the build as shipped.
+// which a real index would keep in a table): everything else is the build as shipped. SQLite's
+// WASM is compiled before the clock starts (the baseline has no such start-up either).
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,6 +38,8 @@ import { sessionFilesUnder, updateIndex } from '../src/core/search/indexUpdate';
 import { textWords } from '../src/core/search/queryLanguage';
 import { RowWriter } from '../src/core/search/rowWriter';
 import { SessionSearchIndex } from '../src/core/search/searchIndex';
+import { loadSqliteWasm } from '../src/core/store/sqliteWasm';
+import { bareReadParse } from './sessionFiles';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -148,13 +154,34 @@ async function duplicates(roots: string[]): Promise<Record<string, unknown>> {
   return { files: files.length, bytes, allPostings, entry, block, collisions: entrySet.collisions + blockSet.collisions };
 }
 
-/** Makes this process's builds skip (or strip to its meta words) an FTS5 row whose body was inserted before. */
-function patchDedup(variant: 'dedup-meta' | 'dedup-skip'): { skipped: () => number } {
+/** The entry bodies of `files` that occur more than once. */
+async function repeatedBodies(files: Iterable<string>): Promise<Set<string>> {
+  const times = new Map<string, number>();
+  for (const f of files) for (const r of (await readWholeFile(f, 2 ** 24)).rows) if (r.body !== '') times.set(r.body, (times.get(r.body) ?? 0) + 1);
+  return new Set([...times].filter(([, n]) => n > 1).map(([t]) => t));
+}
+
+/**
+ * Makes this process's builds strip to its meta words (dedup-meta: repeats found by hash and
+ * compare as the build goes) or skip (dedup-skip: `repeated` known beforehand) an FTS5 row whose
+ * body was inserted before.
+ */
+function patchDedup(variant: 'dedup-meta' | 'dedup-skip', repeated: Set<string>): { skipped: () => number } {
   const set = new TextSet();
+  const inserted = new Set<string>();
   let skipped = 0;
   const addText = RowWriter.prototype.addText;
+  const again =
+    variant === 'dedup-meta'
+      ? (body: string): boolean => set.seen(body)
+      : (body: string): boolean => {
+          if (!repeated.has(body)) return false;
+          if (inserted.has(body)) return true;
+          inserted.add(body);
+          return false;
+        };
   RowWriter.prototype.addText = function (this: RowWriter, rowid: number, body: string, meta: string): void {
-    if (body === '' || !set.seen(body)) return addText.call(this, rowid, body, meta);
+    if (body === '' || !again(body)) return addText.call(this, rowid, body, meta);
     skipped++;
     if (variant === 'dedup-meta') addText.call(this, rowid, '', meta);
   };
@@ -181,6 +208,8 @@ function cpuMs(): number {
 async function build(variant: string, dir: string, roots: string[]): Promise<Record<string, unknown>> {
   mkdirSync(dir, { recursive: true });
   const files = await sessionFilesUnder(roots);
+  await loadSqliteWasm();
+  const repeated = variant === 'dedup-skip' ? await repeatedBodies(files.keys()) : new Set<string>();
   const t = performance.now();
   const c = cpuMs();
   const out: Record<string, unknown> = { variant };
@@ -202,7 +231,7 @@ async function build(variant: string, dir: string, roots: string[]): Promise<Rec
     out.indexBytes = done.reduce((n, d) => n + d.bytes, 0);
     out.dbs = [0, 1].map((k) => join(dir, `shard${k}`, 'index.db'));
   } else {
-    const dedup = variant === 'dedup-meta' || variant === 'dedup-skip' ? patchDedup(variant) : null;
+    const dedup = variant === 'dedup-meta' || variant === 'dedup-skip' ? patchDedup(variant, repeated) : null;
     const r = await buildInto(join(dir, 'index.db'), files, true);
     out.rows = r.rows;
     out.indexBytes = r.bytes;
@@ -246,7 +275,14 @@ async function main(): Promise<void> {
   }
   const [mode, a, b, c] = process.argv.slice(2);
   let out: Record<string, unknown>;
-  if (mode === 'dup') out = await duplicates(JSON.parse(a!) as string[]);
+  if (mode === 'baseline') {
+    const files = [...(await sessionFilesUnder(JSON.parse(a!) as string[])).keys()];
+    const t = performance.now();
+    const c0 = cpuMs();
+    out = { records: bareReadParse(files) };
+    out.ms = performance.now() - t;
+    out.cpuMs = cpuMs() - c0;
+  } else if (mode === 'dup') out = await duplicates(JSON.parse(a!) as string[]);
   else if (mode === 'build') out = await build(a!, b!, JSON.parse(c!) as string[]);
   else if (mode === 'query') out = await query(JSON.parse(a!) as string[], process.argv.slice(4));
   else throw new Error(`searchDedup: unknown mode ${mode}`);
