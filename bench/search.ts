@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSearchCorpus, type Corpus } from './searchCorpus';
 import { dedupBench } from './searchDedupRun';
+import { pct } from './processRun';
 
 function flag(name: string, dflt: number): number {
   const i = process.argv.indexOf(name);
@@ -29,10 +30,6 @@ function runBundle(file: string, args: string[], flags: string[] = []): Record<s
 
 const run = (args: string[]): Record<string, unknown> => runBundle(script, args);
 
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 /** The bench's 23 mixed queries for a generated corpus (its planted rare, mid and common words). */
 export function benchQueries(corpus: Pick<Corpus, 'words' | 'files'>): string[] {
