@@ -59,6 +59,12 @@ export function measure(args: string[], env: NodeJS.ProcessEnv, work: string, op
 }
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The p-th percentile of `xs` (nearest rank). */
+export const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
 export const f0 = (x: number): string => x.toFixed(0);
 export const f2 = (x: number): string => x.toFixed(2);
 /** "lo–hi" of a list of figures, rounded. */

@@ -36,7 +36,7 @@ interface Measure {
 
 type Mode = 'baseline' | 'core' | 'lazy';
 
-// `npm run bench -- --search [--sessions N] [--mb M] [--libraries]` measures the search index instead (bench/search.ts);
+// `npm run bench -- --search [--sessions N] [--mb M] [--libraries] [--dedup]` measures the search index instead (bench/search.ts);
 // `npm run bench -- --dsh` the deepseek-harness reader (bench/dsh.ts, also `npm run bench:dsh`).
 // `BENCH_SIZES=100000 npm run bench` (or `npm run bench -- --sizes 100000`) measures only some sizes.
 const sizesArg = process.argv.indexOf('--sizes');

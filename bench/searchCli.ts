@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { pct } from './processRun';
 
 const CLI = join(__dirname, '..', 'dist', 'cli.js');
 
@@ -80,10 +81,6 @@ function rgRun(q: CliQuery, root: string): number {
   }
 }
 
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 /**
  * Runs each query `reps` times as `session-loom search` and as ripgrep, interleaved; prints the

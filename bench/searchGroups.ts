@@ -20,7 +20,7 @@
 // on the real fixtures, whose writer gained 1.3–1.5×), and FTS5's cost follows the vocabulary
 // more than the rows: --vocabulary writes the same ~20 M postings in 2.1–2.6 s from 1,000
 // distinct words, 4.3–7.5 s from 20,000, 14–22 s from 200,000, and 12–14 s as 16× longer rows.
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openIndexDb, setMergePolicy, type Db } from '../src/core/search/indexDb';
@@ -28,7 +28,7 @@ import { readWholeFile, type IndexRow } from '../src/core/search/indexRead';
 import { textWords } from '../src/core/search/queryLanguage';
 import { RowWriter } from '../src/core/search/rowWriter';
 import { loadSqliteWasm } from '../src/core/store/sqliteWasm';
-import { sessionFiles as files } from './sessionFiles';
+import { bareReadParse, sessionFiles as files } from './sessionFiles';
 
 const env = process.env;
 const FTS_SCHEMA = (contentlessDelete: number, tokenize: string): string =>
@@ -43,22 +43,10 @@ const cpu = (): number => {
   return (c.user + c.system) / 1000;
 };
 
-/** The issue's baseline over `list`: read, split and JSON.parse every line (a damaged line skipped). */
+/** The issue's baseline over `list`: its CPU time. */
 function bareParseCpuMs(list: readonly string[]): number {
   const t = cpu();
-  for (const f of list) {
-    const buf = readFileSync(f);
-    for (let s = 0; s < buf.length; ) {
-      let e = buf.indexOf(10, s);
-      if (e === -1) e = buf.length;
-      try {
-        if (e > s) JSON.parse(buf.toString('utf8', s, e));
-      } catch {
-        // as the reader: a damaged line is skipped
-      }
-      s = e + 1;
-    }
-  }
+  bareReadParse(list);
   return cpu() - t;
 }
 

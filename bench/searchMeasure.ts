@@ -4,7 +4,7 @@
 // `reps` times) or `append` (a session grows by 100 entries; the index picks it up).
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { SessionSearchIndex } from '../src/core/search/searchIndex';
-import { sessionFiles as files } from './sessionFiles';
+import { bareReadParse, sessionFiles as files } from './sessionFiles';
 
 const [mode, root, indexPath, arg] = process.argv.slice(2);
 
@@ -28,19 +28,7 @@ async function main(): Promise<void> {
   const out: Record<string, unknown> = { mode };
   if (mode === 'baseline') {
     const t = performance.now();
-    let records = 0;
-    for (const f of files(root!)) {
-      const buf = readFileSync(f);
-      for (let s = 0; s < buf.length; ) {
-        let e = buf.indexOf(10, s);
-        if (e === -1) e = buf.length;
-        if (e > s) {
-          JSON.parse(buf.toString('utf8', s, e));
-          records++;
-        }
-        s = e + 1;
-      }
-    }
+    const records = bareReadParse(files(root!));
     out.ms = performance.now() - t;
     out.records = records;
   } else if (mode === 'build') {
