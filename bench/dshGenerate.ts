@@ -8,23 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rng } from './generate';
 
 const WORDS = (
   'the harness streams reasoning deltas then text and tool calls while the session log keeps every event ' +
   'packed rows expand into chunks surface folds replace compacted spans tool results carry output diffs ' +
   'function const return await async import export interface type string number boolean undefined null'
 ).split(' ');
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface GeneratedDshLog {
   path: string;

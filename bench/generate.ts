@@ -10,7 +10,8 @@ const WORDS = (
   'function const return await async import export interface type string number boolean undefined null'
 ).split(' ');
 
-function rng(seed: number): () => number {
+/** A small deterministic generator (mulberry32): the same seed, the same sessions (benches and tests share it). */
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

@@ -17,17 +17,7 @@ import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { readWholeFile } from '../src/core/search/indexRead';
 import { textWords } from '../src/core/search/queryLanguage';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './generate';
 
 const SYLLABLES = 'ka lo mi ten dar vel os ri pan qu est ion ment ab ex con pro re de in ter al ly ing ed er ous ble cor nat sig fil par ser tok lex gra ph net work stor age cach ind dex mer ge sort heap tree nod ode lin ux win mac cli ent serv ver pol ic ty'.split(' ');
 const COMMON = 'the a to of and in is it that for on with as this be are was by not or from at an if we you can will have has but all so do which when there one use new file test code run error function value type should add fix make need now then also time'.split(' ');

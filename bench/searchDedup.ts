@@ -65,7 +65,7 @@ class TextSet {
 }
 
 /** Rows, bytes and postings of a granularity, and the part of each already seen. */
-interface Share {
+export interface Share {
   texts: number;
   dupTexts: number;
   bytes: number;

@@ -14,6 +14,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, pct } from './processRun';
+// Types only: searchDedup.ts is its own bundle, run in a process of its own.
+import type { Share } from './searchDedup';
 
 export type RunBundle = (file: string, args: string[], flags?: string[]) => Record<string, unknown>;
 
@@ -29,15 +31,6 @@ const VARIANT_NAMES: Record<(typeof VARIANTS)[number], string> = {
   'shards-ra': 'two shards, each with a read-ahead worker (4 threads)',
 };
 
-interface Share {
-  texts: number;
-  dupTexts: number;
-  bytes: number;
-  dupBytes: number;
-  postings: number;
-  dupPostings: number;
-  dupBytesOtherFile: number;
-}
 
 const pc = (a: number, b: number): string => `${((100 * a) / b).toFixed(1)}%`;
 const s1 = (ms: number): string => (ms / 1000).toFixed(1);

@@ -14,23 +14,12 @@ import { readWholeFile } from '../../src/core/search/indexRead';
 import { sessionFilesUnder } from '../../src/core/search/indexUpdate';
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { fixtureFiles } from '../helpers/fixtures';
+import { rng } from '../../bench/generate';
 
 const made: string[] = [];
 after(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Made-up words (none is a role, type or filter word of the meta column), some sharing prefixes,
 // some with accents or capitals that fold to a plain word of the list.
