@@ -12,6 +12,7 @@ import { CodexModel } from '../../src/core/engine/codex/codexModel';
 import { parseSearchQuery } from '../../src/core/search/queryLanguage';
 import { SessionSearchIndex } from '../../src/core/search/searchIndex';
 import { REPO_ROOT } from '../helpers/fixtures';
+import { zstdFrame } from '../helpers/dshBuild';
 
 const made: string[] = [];
 after(() => {
@@ -173,4 +174,46 @@ test('a Codex rollout or Claude transcript that grew is read again whole: its ne
     // The earlier words are still there, once.
     assert.deepEqual(idx.matchIds('zirconium', r.codex), ['L6']);
   });
+});
+
+test('a compressed Codex rollout (.jsonl.zst, several zstd frames) is indexed from its decoded text: the same hits, entry ids, snippets and phrase checks as the plain one (codex-format.md A.1)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-search-zst-'));
+  made.push(dir);
+  const root = join(dir, 'sessions');
+  const plainDir = join(root, 'plain', '2026', '06', '05');
+  const zstDir = join(root, 'cold', '2026', '06', '05');
+  mkdirSync(plainDir, { recursive: true });
+  mkdirSync(zstDir, { recursive: true });
+  const text = planted(CODEX_FIXTURE, '[REDACTED_PROMPT]', 'explain the hafnium lattice please');
+  const name = 'rollout-2026-06-05T04-58-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl';
+  writeFileSync(join(plainDir, name), text);
+  // Two frames, the second with a checksum: the way the CLI's stream encoder may leave a file.
+  const lines = text.split('\n');
+  const half = Math.floor(lines.length / 2);
+  const zst = join(zstDir, `${name}.zst`);
+  writeFileSync(zst, Buffer.concat([zstdFrame(lines.slice(0, half).join('\n') + '\n'), zstdFrame(lines.slice(half).join('\n'), { check: true })]));
+  const idx = await SessionSearchIndex.open(join(dir, 'cache', 'index.db'));
+  try {
+    const stats = await idx.update([root]);
+    assert.equal(stats.files, 2, 'the .jsonl.zst is listed for the index');
+    for (const q of ['hafnium', '"hafnium lattice"', 'hafn* agent:codex']) {
+      const out = await idx.search(q, { entriesPerSession: 3 });
+      assert.deepEqual(out.results.sessions.map((s) => s.file).sort(), [join(plainDir, name), zst].sort(), q);
+      const [plain, cold] = [out.entries[join(plainDir, name)]!, out.entries[zst]!];
+      assert.deepEqual(cold.map((h) => h.entryId), ['L6'], q);
+      assert.deepEqual(cold.map((h) => h.snippet), plain.map((h) => h.snippet), `${q}: the snippet read back from the decoded text`);
+      assert.deepEqual(idx.matchIds(q, zst), idx.matchIds(q, join(plainDir, name)), q);
+    }
+    assert.deepEqual((await idx.search('"lattice hafnium"')).results.sessions, [], 'a phrase is checked in order on the decoded text');
+  } finally {
+    idx.close();
+  }
+  // A fresh process (the CLI's case): the first search loads what decoding needs before reading rows back.
+  const again = await SessionSearchIndex.open(join(dir, 'cache', 'index.db'));
+  try {
+    const out = await again.search('"hafnium lattice"', { entriesPerSession: 1 });
+    assert.match(out.entries[zst]![0]!.snippet.text, /hafnium lattice/);
+  } finally {
+    again.close();
+  }
 });

@@ -11,9 +11,14 @@
 //
 // A changed rollout is read again whole (tail_ok false): rollouts are small next to xcsh sessions,
 // and a line's row needs the names of the calls before it.
-// A `.jsonl.zst` rollout (zstd) is listed with its cwd and title but gets no entry rows: a byte range
-// inside a compressed stream cannot be read back alone.
+// A `.jsonl.zst` rollout (zstd, told by its magic) is indexed from its decoded text: its rows' byte
+// ranges are in that text, and reading one back decodes the file (rolloutRange below; a rollout
+// is small, and one query decodes a file once).
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { startsWithZstdMagic } from '../formats/detect';
+import { loadedXxh64, loadXxh64, type H64 } from '../formats/dsh/zstdDecode';
+import { decodeZstRolloutWith } from '../formats/codex/zstRollout';
 import { join } from 'node:path';
 import { callToolName, displayMessage, recordKind } from '../engine/codex/codexDisplay';
 import { readCodexRolloutBytes } from '../formats/codex/load';
@@ -91,10 +96,47 @@ function lineRanges(bytes: Buffer): { starts: number[]; ends: number[] } {
   return { starts, ends };
 }
 
+/** The text of a compressed rollout (what its frames decode to; a torn or damaged end gives up what decoded before it). */
+function decodedRollout(h64: H64, file: Buffer): Buffer {
+  const parts: Uint8Array[] = [];
+  decodeZstRolloutWith(h64, file, (t) => parts.push(t), () => 0);
+  return Buffer.concat(parts);
+}
+
+/** What a query knows of a rollout file: its decoded text, `plain` (not compressed), or null (cannot be decoded now). */
+export type RolloutText = Buffer | 'plain' | null;
+
+/**
+ * A row's bytes of a rollout file: a byte range of the file, or of its decoded text when it is
+ * compressed (decoded once per `known` map: one query). Null when they cannot be read, or when a
+ * compressed file would have to be decoded before loadXxh64 has run (searchIndex.ts loads it first).
+ */
+export function rolloutRange(read: (path: string, off: number, len: number) => Buffer | null, known: Map<string, RolloutText>, path: string, off: number, len: number): Buffer | null {
+  let text = known.get(path);
+  if (text === undefined) {
+    const head = read(path, 0, 4);
+    if (head === null) return null;
+    if (!startsWithZstdMagic(head)) text = 'plain';
+    else {
+      const h64 = loadedXxh64();
+      try {
+        text = h64 ? decodedRollout(h64, readFileSync(path)) : null;
+      } catch {
+        text = null;
+      }
+    }
+    known.set(path, text);
+  }
+  if (text === 'plain') return read(path, off, len);
+  if (text === null) return null;
+  return off + len <= text.length ? text.subarray(off, off + len) : null;
+}
+
 /** A rollout as the index stores it: one row per record with a row, the title, the `files` columns. */
 export async function readCodexFileRows(path: string, maxRows: number): Promise<WholeFileRows> {
   const st = await stat(path);
-  const bytes = await readFile(path);
+  const file = await readFile(path);
+  const bytes = startsWithZstdMagic(file) ? decodedRollout(await loadXxh64(), file) : file;
   const rollout = await readCodexRolloutBytes(bytes, path, st.mtimeMs);
   const records = rollout.records;
   const toolNames = new Map<string, string>();
@@ -117,7 +159,7 @@ export async function readCodexFileRows(path: string, maxRows: number): Promise<
   const meta = rollout.meta;
   const firstTurnCwd = records.find((x) => x.type === 'turn_context' && isObj(x.payload) && typeof x.payload.cwd === 'string');
   const createdMs = meta?.timestamp ? Date.parse(meta.timestamp) : NaN;
-  return wholeReadRows(bytes.length, rows, {
+  return wholeReadRows(file.length, rows, {
     title: null,
     cwd: meta?.cwd ?? (firstTurnCwd && isObj(firstTurnCwd.payload) ? str(firstTurnCwd.payload.cwd) : null),
     titleText: await threadNameOf(path, meta?.id ?? null),

@@ -7,7 +7,7 @@ import { ROWS_PER_FILE, selectRows, type Db } from './indexDb';
 import { ftsMatchExpression, needsTextCheck, textCheck, type SearchQuery } from './queryLanguage';
 import { entrySearchFields } from './searchText';
 import { dshRowText, isDshSurfaceRecord } from './dshSearch';
-import { codexRowText } from './codexSearch';
+import { codexRowText, rolloutRange, type RolloutText } from './codexSearch';
 import { claudeRowText } from './claudeSearch';
 import { startsWithZstdMagic, type SessionFormat } from '../formats/detect';
 import { makeSnippet, type Snippet } from './snippet';
@@ -104,6 +104,8 @@ function timeClause(q: SearchQuery): { sql: string; bind: number[] } {
 /** Reads byte ranges of files, each file opened once. */
 export class RangeReader {
   private readonly fds = new Map<string, number>();
+  /** Rollouts met by this reader: compressed ones are decoded once (codexSearch.ts). */
+  readonly rollouts = new Map<string, RolloutText>();
 
   read(path: string, off: number, len: number): Buffer | null {
     let fd = this.fds.get(path);
@@ -138,9 +140,12 @@ export class RangeReader {
  * (a Codex or Claude Code line is read by its own format's rules).
  */
 export function rowText(reader: RangeReader, path: string, off: number, len: number, isTitle: boolean, eid = '', agent: SessionFormat | null = null): string {
+  if (agent === 'codex') {
+    const rec = isTitle ? null : rolloutRange((p, o, l) => reader.read(p, o, l), reader.rollouts, path, off, len);
+    return rec ? codexRowText(rec, eid) : '';
+  }
   const buf = reader.read(path, off, len);
   if (!buf) return '';
-  if (agent === 'codex') return isTitle ? '' : codexRowText(buf, eid);
   if (agent === 'claude') return claudeRowText(buf, isTitle);
   if (startsWithZstdMagic(buf)) return dshRowText(buf, eid, isTitle);
   try {

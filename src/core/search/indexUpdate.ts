@@ -97,8 +97,8 @@ interface FileRow extends KnownFile {
 }
 
 /**
- * Every session file under the roots: `.jsonl` (xcsh, pi, raw dsh) and `.jsonl.zstd` (dsh's
- * default), subagent folders included; symlinks are not followed. dsh SQLite stores are not.
+ * Every session file under the roots: `.jsonl` (xcsh, pi, raw dsh, Claude Code, Codex), `.jsonl.zstd` (dsh's
+ * default) and `.jsonl.zst` (a compressed Codex rollout), subagent folders included; symlinks are not followed. dsh SQLite stores are not.
  */
 export function sessionFilesUnder(roots: readonly string[]): Map<string, Stats> {
   // Synchronous on purpose: it runs in the index's worker thread or the CLI, never on the extension
@@ -117,7 +117,7 @@ export function sessionFilesUnder(roots: readonly string[]): Map<string, Stats> 
     for (const d of ents) {
       const p = join(dir, d.name);
       if (d.isDirectory()) stack.push(p);
-      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd'))) {
+      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd') || d.name.endsWith('.jsonl.zst'))) {
         let st: Stats | undefined;
         try {
           st = statSync(p, { throwIfNoEntry: false });

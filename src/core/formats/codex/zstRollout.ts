@@ -10,7 +10,7 @@
 // header may claim any size): 64 MiB, raised with the compressed size (64× the file, what real
 // rollouts of mostly JSON text stay far below) up to 512 MiB. Beyond it the frame is reported
 // as corrupt, at its byte offset, and the lines decoded before it stay.
-import { decodeFrame, decodeTornFrame, loadXxh64, MAX_FRAME_CONTENT } from '../dsh/zstdDecode';
+import { decodeFrame, decodeTornFrame, loadXxh64, MAX_FRAME_CONTENT, type H64 } from '../dsh/zstdDecode';
 import { readZstdFrame } from '../dsh/zstdFrames';
 import type { CodexDiagnostic } from './types';
 
@@ -28,7 +28,11 @@ export function zstFrameCap(compressedBytes: number): number {
  * A torn final frame gives up what its complete blocks decode to.
  */
 export async function decodeZstRollout(bytes: Uint8Array, onText: (text: Uint8Array) => void, lineAt: () => number): Promise<CodexDiagnostic[]> {
-  const h64 = await loadXxh64();
+  return decodeZstRolloutWith(await loadXxh64(), bytes, onText, lineAt);
+}
+
+/** decodeZstRollout with the XXH64 function at hand (synchronous: a search reading a row back). */
+export function decodeZstRolloutWith(h64: H64, bytes: Uint8Array, onText: (text: Uint8Array) => void, lineAt: () => number): CodexDiagnostic[] {
   const cap = zstFrameCap(bytes.length);
   const problems: CodexDiagnostic[] = [];
   let pos = 0;

@@ -23,7 +23,7 @@
 import { Decompress } from 'fzstd';
 import { readZstdFrame, type ZstdFrame } from './zstdFrames';
 
-type H64 = (bytes: Uint8Array) => bigint;
+export type H64 = (bytes: Uint8Array) => bigint;
 let xxh64: Promise<H64> | null = null;
 
 /** The most a frame of a dsh log (or a `data` BLOB) may decode to: see above. */
@@ -36,9 +36,16 @@ export function loadXxh64(): Promise<H64> {
   // A dynamic import: the package is an ES module (esbuild inlines it into the CommonJS bundles).
   xxh64 ??= import('xxhash-wasm').then(async ({ default: xxhash }) => {
     const api = await xxhash();
-    return (bytes: Uint8Array) => api.h64Raw(bytes);
+    loaded = (bytes: Uint8Array) => api.h64Raw(bytes);
+    return loaded;
   });
   return xxh64;
+}
+let loaded: H64 | null = null;
+
+/** The XXH64 function once loadXxh64 has resolved (for code that must stay synchronous), else null. */
+export function loadedXxh64(): H64 | null {
+  return loaded;
 }
 
 export type FrameDecode = { ok: true; plaintext: Uint8Array } | { ok: false; message: string; tooLarge?: true };
