@@ -16,8 +16,8 @@ import { isMeaningfulPrompt } from './prompts';
 import { isDshHeader, startsWithZstdMagic, type SessionFormat } from '../formats/detect';
 import { readDshListing, type DshListing, type DshListingResult } from '../formats/dsh/listing';
 import { linkAgentSessions, readAgentSessionInfo } from './agentSessions';
-import { defaultSessionRoots } from './roots';
-export { BUILT_IN_ROOTS, defaultSessionRoots, type BuiltInRoot, type BuiltInRoots } from './roots';
+import { defaultSessionRoots, isSessionFileName } from './roots';
+export { BUILT_IN_ROOTS, defaultSessionRoots, isSessionFileName, type BuiltInRoot, type BuiltInRoots } from './roots';
 
 async function startsWithZstd(path: string): Promise<boolean> {
   const fh = await open(path, 'r').catch(() => null);
@@ -75,10 +75,6 @@ export interface SessionInfo {
   relation?: 'subagent' | 'compaction' | 'fork';
 }
 
-/** A session file name: `.jsonl` (xcsh, pi, raw dsh, Claude Code, Codex), `.jsonl.zstd` (dsh's default) or `.jsonl.zst` (a compressed Codex rollout). */
-export function isSessionFileName(name: string): boolean {
-  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd') || name.endsWith('.jsonl.zst');
-}
 
 /** A dsh listing as the metadata every listing shows (dsh-format.md §1: trust the header's cwd). */
 function dshInfo(l: DshListing): SessionInfo {

@@ -48,3 +48,8 @@ export function defaultSessionRoots(home: string = homedir(), env: NodeJS.Proces
   for (const p of optional) if (existsSync(p)) roots.push(p);
   return roots;
 }
+
+/** A session file name: `.jsonl` (xcsh, pi, raw dsh, Claude Code, Codex), `.jsonl.zstd` (dsh's default) or `.jsonl.zst` (a compressed Codex rollout). */
+export function isSessionFileName(name: string): boolean {
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zstd') || name.endsWith('.jsonl.zst');
+}

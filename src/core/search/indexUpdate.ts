@@ -13,6 +13,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { throwIfCancelled } from '../engine/rpc';
+import { isSessionFileName } from '../discovery/roots';
 import { readJsonlFile } from '../formats/xcsh/jsonl';
 import { readFileIdentity, takeEntries } from '../formats/xcsh/load';
 import type { Sqlite3 } from '../store/sqliteWasm';
@@ -117,7 +118,7 @@ export function sessionFilesUnder(roots: readonly string[]): Map<string, Stats> 
     for (const d of ents) {
       const p = join(dir, d.name);
       if (d.isDirectory()) stack.push(p);
-      else if (d.isFile() && (d.name.endsWith('.jsonl') || d.name.endsWith('.jsonl.zstd') || d.name.endsWith('.jsonl.zst'))) {
+      else if (d.isFile() && isSessionFileName(d.name)) {
         let st: Stats | undefined;
         try {
           st = statSync(p, { throwIfNoEntry: false });

@@ -3,6 +3,7 @@
 // palette, the active editor's session file or the tree's selection.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isSessionFileName } from '../../core/discovery/roots';
 import { activeEditor } from '../editor/editorSelection';
 import type { LoomNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/sessionsTreeProvider';
@@ -40,7 +41,7 @@ function fileOfArg(arg: unknown): string | undefined {
 export function activeSessionFile(): string | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
-  return uri?.scheme === 'file' && (uri.fsPath.endsWith('.jsonl') || uri.fsPath.endsWith('.jsonl.zstd')) ? uri.fsPath : undefined;
+  return uri?.scheme === 'file' && isSessionFileName(uri.fsPath) ? uri.fsPath : undefined;
 }
 
 /** Session files a command acts on: the multi-selection, the argument, the active editor, the tree selection. */

@@ -6,6 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isSessionFileName } from '../../core/discovery/roots';
 import { VIEW_TYPE } from './editorCommands';
 
 function configuredRoots(): string[] {
@@ -25,7 +26,7 @@ export function registerDefaultOpen(): vscode.Disposable {
     for (const tab of e.opened) {
       if (!(tab.input instanceof vscode.TabInputText)) continue;
       const uri = tab.input.uri;
-      if (uri.scheme !== 'file' || !(uri.fsPath.endsWith('.jsonl') || uri.fsPath.endsWith('.jsonl.zstd')) || reopened.has(uri.toString())) continue;
+      if (uri.scheme !== 'file' || !isSessionFileName(uri.fsPath) || reopened.has(uri.toString())) continue;
       if (!roots.some((r) => uri.fsPath.startsWith(r))) continue;
       reopened.add(uri.toString());
       await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, tab.group.viewColumn);
