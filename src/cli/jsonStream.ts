@@ -1,14 +1,30 @@
 // One JSON object written a piece at a time: a session's entries or a context's messages can
 // be far bigger than the memory a command should hold, so an array member is produced in windows
 // and written as they come. The text is exactly JSON.stringify(object, null, pretty ? 2 : undefined).
+//
+// A long array held whole (a Codex context's 8,000 items, ~30 MB of JSON) is written the same way
+// as a streamed one, item by item into pieces of about PIECE_CHARS: one string of the whole
+// document, its terminal escape pass and its UTF-8 copy were the biggest cost of the command.
 import { jsonForTerminal } from './terminalText';
 import type { Io } from './util';
-import { isStreamed, type Member } from '../core/engine/documents';
+import { isStreamed, type Member, type StreamedArray } from '../core/engine/documents';
+
+/** About how many characters of JSON are written at once. */
+const PIECE_CHARS = 1 << 20;
+/** Arrays held whole from this length on are written in pieces (shorter ones go with the text around them). */
+const PIECEWISE_LENGTH = 256;
 
 /** JSON.stringify's text of a value nested `depth` levels in a pretty document. */
 function nested(value: unknown, pretty: boolean, depth: number): string {
   const text = JSON.stringify(value, null, pretty ? 2 : undefined);
   return pretty ? text.replaceAll('\n', '\n' + '  '.repeat(depth)) : text;
+}
+
+/** An array member written in pieces: a streamed one, or a long array held whole. */
+function piecewise(value: unknown): StreamedArray | null {
+  if (isStreamed(value)) return value;
+  if (Array.isArray(value) && value.length >= PIECEWISE_LENGTH) return { stream: async (emit) => emit(value) };
+  return null;
 }
 
 export async function writeJsonObject(io: Io, members: readonly Member[], pretty: boolean): Promise<void> {
@@ -21,18 +37,24 @@ export async function writeJsonObject(io: Io, members: readonly Member[], pretty
   for (let k = 0; k < shown.length; k++) {
     const [key, value] = shown[k]!;
     head += (k > 0 ? ',' : '') + (pretty ? '\n  ' : '') + JSON.stringify(key) + sep;
-    if (!isStreamed(value)) {
+    const array = piecewise(value);
+    if (array === null) {
       head += nested(value, pretty, 1);
       continue;
     }
     out(head + '[');
     head = '';
     let first = true;
-    await value.stream((items) => {
+    await array.stream((items) => {
       let chunk = '';
       for (const item of items) {
-        chunk += (first ? '' : ',') + (pretty ? '\n    ' : '') + nested(item, pretty, 2);
+        // (in an array JSON.stringify writes null for what it leaves out of an object)
+        chunk += (first ? '' : ',') + (pretty ? '\n    ' : '') + (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : nested(item, pretty, 2));
         first = false;
+        if (chunk.length >= PIECE_CHARS) {
+          out(chunk);
+          chunk = '';
+        }
       }
       if (chunk) out(chunk);
     });
