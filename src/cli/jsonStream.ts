@@ -45,18 +45,20 @@ export async function writeJsonObject(io: Io, members: readonly Member[], pretty
     out(head + '[');
     head = '';
     let first = true;
+    // Items go to JSON.stringify a run at a time (one call and one flat string per run, not one
+    // per item), runs sized to about PIECE_CHARS from the text the previous run made.
+    let run = 64;
     await array.stream((items) => {
-      let chunk = '';
-      for (const item of items) {
-        // (in an array JSON.stringify writes null for what it leaves out of an object)
-        chunk += (first ? '' : ',') + (pretty ? '\n    ' : '') + (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : nested(item, pretty, 2));
+      for (let k = 0; k < items.length; ) {
+        const part = items.slice(k, k + run);
+        k += part.length;
+        // nested() of the run as an array, its brackets taken off: the items as the document
+        // has them, separated as JSON.stringify separates them (an undefined item is null there too)
+        const text = nested(part, pretty, 1);
+        out((first ? '' : ',') + text.slice(1, pretty ? -4 : -1));
         first = false;
-        if (chunk.length >= PIECE_CHARS) {
-          out(chunk);
-          chunk = '';
-        }
+        run = Math.max(1, Math.min(4096, Math.round((run * PIECE_CHARS) / Math.max(1, text.length))));
       }
-      if (chunk) out(chunk);
     });
     head += (pretty && !first ? '\n  ' : '') + ']';
   }
