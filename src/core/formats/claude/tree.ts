@@ -246,11 +246,13 @@ export class ClaudeTree {
   #collectLeaves(): void {
     const recs = this.t.records;
     const n = this.n;
-    const referenced = new Set<string>();
-    for (let i = 0; i < n; i++) if (this.isLive(i) && recs[i]!.parentUuid !== null) referenced.add(recs[i]!.parentUuid!);
+    // referenced[i]: a live record's parentUuid is record i's uuid. For a live record that is its
+    // rawParent (a uuid resolves to its live record), so no set of uuid strings is needed.
+    const referenced = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (this.isLive(i) && this.rawParent[i]! >= 0) referenced[this.rawParent[i]!] = 1;
     const leaves = new Set<number>();
     for (let i = 0; i < n; i++) {
-      if (!this.isLive(i) || referenced.has(recs[i]!.uuid)) continue;
+      if (!this.isLive(i) || referenced[i] === 1) continue;
       const ua = this.nearestMessage(i);
       if (ua >= 0) leaves.add(ua);
     }
