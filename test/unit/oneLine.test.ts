@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { oneLine } from '../../src/core/tree/treeView';
+import { grouped } from '../../src/core/formats/claude/previews';
 import { fixture } from '../helpers/fixtures';
 
 /** The definition: every whitespace run one space, trimmed, cut to `max` with an ellipsis. */
@@ -35,4 +36,10 @@ test('oneLine of long texts equals flattening the whole text: whitespace runs, s
 test('oneLine of every line of a real transcript equals flattening it whole', () => {
   const text = readFileSync(fixture('claude-code', 'spotter', '258c7280-ae70-4798-800f-63464d01a85d.jsonl'), 'utf8');
   for (const line of text.split('\n')) for (const max of [60, 200]) assert.equal(oneLine(line, max), reference(line, max));
+});
+
+test("a compaction row's token count is grouped as toLocaleString('en-US') groups it", () => {
+  for (const n of [0, 1, -1, 12, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 123_456_789, -987_654_321, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 1234.5678, -0.25, 1e21, NaN, Infinity, -0]) {
+    assert.equal(grouped(n), n.toLocaleString('en-US'), String(n));
+  }
 });
