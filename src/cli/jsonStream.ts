@@ -53,9 +53,12 @@ export async function writeJsonObject(io: Io, members: readonly Member[], pretty
         const part = items.slice(k, k + run);
         k += part.length;
         // nested() of the run as an array, its brackets taken off: the items as the document
-        // has them, separated as JSON.stringify separates them (an undefined item is null there too)
+        // has them, separated as JSON.stringify separates them (an undefined item is null there
+        // too). After the first run a null goes first and its text is taken off up to the comma
+        // after it: the piece is a slice of the one string JSON.stringify made, not a copy.
+        if (!first) part.unshift(null);
         const text = nested(part, pretty, 1);
-        out((first ? '' : ',') + text.slice(1, pretty ? -4 : -1));
+        out(text.slice(first ? 1 : pretty ? 10 : 5, pretty ? -4 : -1));
         first = false;
         run = Math.max(1, Math.min(4096, Math.round((run * PIECE_CHARS) / Math.max(1, text.length))));
       }
