@@ -83,8 +83,8 @@ export function oneLine(text: string, max = 120): string {
   // A long text (a tool input, a hook's output, a file's content) is cut before it is flattened:
   // the flattened head of a prefix is a prefix of the whole text's, so once it is longer than
   // `max` the row is the same as from the whole text (which it falls back to otherwise).
-  const head = Math.max(4 * max, 256);
-  if (text.length > 2 * head) {
+  const head = 2 * max + 32;
+  if (text.length > head) {
     const flat = flatten(text.slice(0, head));
     if (flat.length > max) return `${flat.slice(0, max - 1)}…`;
   }
