@@ -83,7 +83,11 @@ export class ClaudeTree {
     const resolve = (uuid: string | null): number => (uuid === null ? NO_PARENT : (t.byUuid.get(uuid) ?? MISSING_PARENT));
 
     this.rawParent = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.rawParent[i] = resolve(recs[i]!.parentUuid);
+    for (let i = 0; i < n; i++) {
+      // Most records hang on the record written before them: one string compare, not a lookup.
+      const parent = recs[i]!.parentUuid;
+      this.rawParent[i] = i > 0 && parent !== null && parent === recs[i - 1]!.uuid && live(i - 1) ? i - 1 : resolve(parent);
+    }
     // through[p]: the first ancestor of progress line p (itself excluded) that is no progress line,
     // filled once per chain of progress lines (a long hook chain costs its length, not its square)
     const UNKNOWN = -3;
