@@ -137,10 +137,11 @@ const BIG_CHUNK = 1 << 18;
  * `at.startLine`, offsets stay absolute, and `bytes` is the absolute end. A tail read sees no BOM
  * and no title line (those exist only on line 1), so it parses exactly as a full read would.
  *
- * The read buffer is reused (a read stream would allocate a fresh Buffer per chunk, and those
- * stay in RSS until a GC finds them): 64 KB for the first read, and once a read fills it, 256 KB
- * for the rest of the file. That is safe because nothing keeps a reference into it: every line
- * is decoded to a new string before the next read. A line that spans reads is gathered in a
+ * The read buffers are reused (a read stream would allocate a fresh Buffer per chunk, and those
+ * stay in RSS until a GC finds them): 64 KB for the first read, and once a read fills it, two of
+ * 256 KB for the rest of the file, one parsed while the next read fills the other. That is safe
+ * because nothing keeps a reference into a chunk: every line is decoded to a new string before
+ * its buffer is read into again. A line that spans reads is gathered in a
  * carry buffer that only grows (to the longest such line).
  */
 export interface ReadOptions {
@@ -158,23 +159,39 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
   if (opts.onRecord) parser.onRecord = opts.onRecord;
   const lines = new ChunkLines(parser);
   const fh = await open(path, 'r');
-  let chunk = Buffer.allocUnsafeSlow(CHUNK);
+  const aborted = (): boolean => opts.signal?.aborted === true;
+  const abort = (): Error => (opts.abortError ? opts.abortError() : new Error('aborted'));
+  let chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK);
+  let spare: Buffer | null = null;
   let abs = at?.from ?? 0; // absolute offset of the current chunk
   const start = abs;
   let lastByte = -1;
+  // Read-ahead: the next read is under way while a chunk is parsed, into the other of two
+  // buffers (feed() keeps no reference into a chunk once it returns), so the parse never waits
+  // for the thread pool's round trip after the first read.
+  let pending: Promise<{ bytesRead: number }> | null = null;
   try {
+    if (aborted()) throw abort();
+    pending = fh.read(chunk, 0, chunk.length, abs);
     for (;;) {
-      if (opts.signal?.aborted) throw opts.abortError ? opts.abortError() : new Error('aborted');
-      const { bytesRead: got } = await fh.read(chunk, 0, chunk.length, abs);
+      const got: number = (await pending).bytesRead;
+      pending = null;
+      if (aborted()) throw abort();
       if (got === 0) break;
+      // after a full first read the rest of the file is read in big chunks
+      const size = chunk.length === BIG_CHUNK || got === CHUNK ? BIG_CHUNK : CHUNK;
+      const next: Buffer = spare !== null && spare.length === size ? spare : Buffer.allocUnsafeSlow(size);
+      pending = fh.read(next, 0, next.length, abs + got);
       lines.feed(chunk, got, abs);
       opts.onChunk?.(abs + got - start);
       abs += got;
       lastByte = chunk[got - 1]!;
-      // (safe to replace: feed() kept no reference into the old buffer)
-      if (got === CHUNK && chunk.length === CHUNK) chunk = Buffer.allocUnsafeSlow(BIG_CHUNK);
+      spare = chunk;
+      chunk = next;
     }
   } finally {
+    // (a read still under way is let finish before the file is closed)
+    if (pending !== null) await pending.catch(() => undefined);
     await fh.close();
   }
   const result = lines.finish(abs);
