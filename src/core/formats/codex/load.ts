@@ -3,6 +3,7 @@
 // Nothing is ever written. A refresh of a plain file reads only what was appended after the last
 // complete line (`resume`), the way the CLI appends to a live rollout.
 import { open, readFile, stat } from 'node:fs/promises';
+import { readChunks } from '../../store/readChunks';
 import { startsWithZstdMagic } from '../detect';
 import { RolloutLineScanner } from './lineScanner';
 import { firstSessionMeta } from './sessionMeta';
@@ -61,21 +62,11 @@ async function startsWithZstd(path: string): Promise<boolean> {
   }
 }
 
-/**
- * Reads the file from `start` to its end through the scanner, one buffer reused for every read
- * (the scanner copies what it keeps of a line cut by a read): a read stream allocated a fresh
- * megabyte per chunk, and its async iteration cost more than the reads.
- */
+/** Reads the file from `start` to its end through the scanner (which copies what it keeps of a line cut by a read). */
 async function streamInto(path: string, start: number, scanner: RolloutLineScanner): Promise<void> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafeSlow(CHUNK);
-    for (let at = start; ; ) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, at);
-      if (bytesRead === 0) break;
-      scanner.push(buf.subarray(0, bytesRead));
-      at += bytesRead;
-    }
+    await readChunks(fh, start, { first: CHUNK, next: CHUNK }, (chunk, got) => scanner.push(chunk.subarray(0, got)));
   } finally {
     await fh.close();
   }

@@ -9,6 +9,7 @@
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { readFileHead } from '../../store/fileHead';
+import { readChunks } from '../../store/readChunks';
 import { leadByte, LineParser, lineVerdict, MAX_JUNK_PARSE_BYTES, strippedBom } from './lineParser';
 
 export interface JsonlRecord {
@@ -159,39 +160,20 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
   if (opts.onRecord) parser.onRecord = opts.onRecord;
   const lines = new ChunkLines(parser);
   const fh = await open(path, 'r');
-  const aborted = (): boolean => opts.signal?.aborted === true;
-  const abort = (): Error => (opts.abortError ? opts.abortError() : new Error('aborted'));
-  let chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK);
-  let spare: Buffer | null = null;
-  let abs = at?.from ?? 0; // absolute offset of the current chunk
-  const start = abs;
-  let lastByte = -1;
-  // Read-ahead: the next read is under way while a chunk is parsed, into the other of two
-  // buffers (feed() keeps no reference into a chunk once it returns), so the parse never waits
-  // for the thread pool's round trip after the first read.
-  let pending: Promise<{ bytesRead: number }> | null = null;
+  const start = at?.from ?? 0;
+  let abs: number;
+  let lastByte: number;
   try {
-    if (aborted()) throw abort();
-    pending = fh.read(chunk, 0, chunk.length, abs);
-    for (;;) {
-      const got: number = (await pending).bytesRead;
-      pending = null;
-      if (aborted()) throw abort();
-      if (got === 0) break;
-      // after a full first read the rest of the file is read in big chunks
-      const size = chunk.length === BIG_CHUNK || got === CHUNK ? BIG_CHUNK : CHUNK;
-      const next: Buffer = spare !== null && spare.length === size ? spare : Buffer.allocUnsafeSlow(size);
-      pending = fh.read(next, 0, next.length, abs + got);
-      lines.feed(chunk, got, abs);
-      opts.onChunk?.(abs + got - start);
-      abs += got;
-      lastByte = chunk[got - 1]!;
-      spare = chunk;
-      chunk = next;
-    }
+    ({ end: abs, lastByte } = await readChunks(
+      fh,
+      start,
+      { first: CHUNK, next: BIG_CHUNK, stop: () => (opts.signal?.aborted ? (opts.abortError ? opts.abortError() : new Error('aborted')) : null) },
+      (chunk, got, offset) => {
+        lines.feed(chunk, got, offset);
+        opts.onChunk?.(offset + got - start);
+      },
+    ));
   } finally {
-    // (a read still under way is let finish before the file is closed)
-    if (pending !== null) await pending.catch(() => undefined);
     await fh.close();
   }
   const result = lines.finish(abs);
