@@ -80,9 +80,19 @@ function toolCalls(content: unknown): { name: string; args: unknown }[] {
 
 /** Collapses whitespace (newlines included) to single spaces: tree rows are one line. */
 export function oneLine(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // A long text (a tool input, a hook's output, a file's content) is cut before it is flattened:
+  // the flattened head of a prefix is a prefix of the whole text's, so once it is longer than
+  // `max` the row is the same as from the whole text (which it falls back to otherwise).
+  const head = 2 * max + 32;
+  if (text.length > head) {
+    const flat = flatten(text.slice(0, head));
+    if (flat.length > max) return `${flat.slice(0, max - 1)}…`;
+  }
+  const flat = flatten(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+const flatten = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 function argsPreview(args: unknown): string {
   if (!isObj(args)) return '';

@@ -35,9 +35,12 @@ export function layParallelResultsInLine(t: ParallelTree, displayParent: Int32Ar
   let responses = 0;
   // Entry and exit times of a depth-first walk: "is d below c" in O(1). Laying one response's
   // dead members in line changes no other response's answer (their members are other records,
-  // and the continuation keeps every descendant it had), so the times are taken once.
+  // and the continuation keeps every descendant it had), so the times are taken once — and with
+  // them how many user/assistant records enter before each tick, so that the messages below a
+  // record are counted in O(1) too.
   const tin = new Int32Array(t.n);
   const tout = new Int32Array(t.n);
+  const messagesBefore = new Int32Array(2 * t.n + 1);
   let clock = 0;
   const stack: number[] = [];
   for (const r of t.roots) {
@@ -45,50 +48,37 @@ export function layParallelResultsInLine(t: ParallelTree, displayParent: Int32Ar
     while (stack.length > 0) {
       const i = stack[stack.length - 1]!;
       if (i >= 0) {
-        tin[i] = clock++;
+        tin[i] = clock;
+        messagesBefore[clock + 1] = messagesBefore[clock]! + (isMessage(recs[i]!) ? 1 : 0);
+        clock++;
         stack[stack.length - 1] = -1 - i;
         for (let c = t.firstChild[i]!; c !== -1; c = t.nextSibling[c]!) stack.push(c);
       } else {
-        tout[-1 - i] = clock++;
+        tout[-1 - i] = clock;
+        messagesBefore[clock + 1] = messagesBefore[clock]!;
+        clock++;
         stack.pop();
       }
     }
   }
+  const noResults: readonly number[] = [];
   for (const lines of t.linesOfMessage.values()) {
-    const members = new Set<number>(lines);
-    for (const l of lines) for (const r of t.resultsByParent.get(l) ?? []) members.add(r);
-    if (members.size < 2) continue;
-    // leads[i]: below i (through members and non-message records) there is a message outside
-    // the response. Computed bottom-up over the region below the members, without recursion
-    // (a hostile file may hang a million progress lines under one line).
-    const region: number[] = [];
-    const seen = new Set<number>();
-    for (const m of members) {
-      if (seen.has(m)) continue;
-      seen.add(m);
-      region.push(m);
-    }
-    for (let k = 0; k < region.length; k++) {
-      for (let c = t.firstChild[region[k]!]!; c !== -1; c = t.nextSibling[c]!) {
-        if (seen.has(c) || (isMessage(recs[c]!) && !members.has(c))) continue;
-        seen.add(c);
-        region.push(c);
-      }
-    }
-    // parents before children: from the region's tops (members may hang below other members)
-    const topDown = region.filter((i) => !seen.has(displayParent[i]!));
-    for (let k = 0; k < topDown.length; k++) for (let c = t.firstChild[topDown[k]!]!; c !== -1; c = t.nextSibling[c]!) if (seen.has(c)) topDown.push(c);
-    const led = new Set<number>();
-    for (let k = topDown.length - 1; k >= 0; k--) {
-      const i = topDown[k]!;
-      for (let c = t.firstChild[i]!; c !== -1; c = t.nextSibling[c]!) {
-        if ((isMessage(recs[c]!) && !members.has(c)) || led.has(c)) {
-          led.add(i);
-          break;
-        }
-      }
-    }
-    const leads = (i: number): boolean => led.has(i);
+    // the response's lines, then the tool results hanging off each (distinct records: lines are
+    // assistant records, results user records, and a record hangs off one line)
+    let size = lines.length;
+    for (const l of lines) size += (t.resultsByParent.get(l) ?? noResults).length;
+    if (size < 2) continue;
+    const members: number[] = [...lines];
+    for (const l of lines) for (const r of t.resultsByParent.get(l) ?? noResults) members.push(r);
+    const isMember = (i: number): boolean => members.includes(i);
+    // leads(i): below i (through members and non-message records) there is a message outside
+    // the response — that is, i's subtree holds more user/assistant records than members (the
+    // nearest outside message below i is reached through members and non-message records only).
+    const leads = (i: number): boolean => {
+      let inside = 0;
+      for (const m of members) if (tin[i]! < tin[m]! && tin[m]! < tout[i]!) inside++;
+      return messagesBefore[tout[i]!]! - messagesBefore[tin[i]! + 1]! > inside;
+    };
     const dead: number[] = [];
     let lastLive = -1;
     for (const m of members) {
@@ -100,7 +90,7 @@ export function layParallelResultsInLine(t: ParallelTree, displayParent: Int32Ar
     const liveKids: number[] = [];
     for (let c = t.firstChild[lastLive]!; c !== -1; c = t.nextSibling[c]!) {
       const rc = recs[c]!;
-      if ((isMessage(rc) && !members.has(c)) || leads(c)) liveKids.push(c);
+      if ((isMessage(rc) && !isMember(c)) || leads(c)) liveKids.push(c);
     }
     if (liveKids.length !== 1) continue; // a real fork at the response's last line: left as written
     const cont = liveKids[0]!;

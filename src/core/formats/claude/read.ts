@@ -110,6 +110,17 @@ export async function readClaudeTranscript(path: string, opts: ReadOptions = {})
         diagnostics.push({ line, kind: 'duplicate-id', entryId: facts.uuid, message: `uuid ${facts.uuid} was already used on line ${records[earlier]!.line}: this later record counts, as the CLI's map keeps the last one` });
       }
       byUuid.set(facts.uuid, pos);
+      // Strings most records repeat are kept once (the one the record before holds): 35,000
+      // records' copies of the same cwd, session id and version were retained for nothing.
+      const prev = pos > 0 ? records[pos - 1]! : null;
+      if (prev !== null) {
+        if (facts.cwd === prev.cwd) facts.cwd = prev.cwd;
+        if (facts.sessionId === prev.sessionId) facts.sessionId = prev.sessionId;
+        if (facts.version === prev.version) facts.version = prev.version;
+        if (facts.agentId === prev.agentId) facts.agentId = prev.agentId;
+        if (facts.model === prev.model) facts.model = prev.model;
+        if (facts.permissionMode === prev.permissionMode) facts.permissionMode = prev.permissionMode;
+      }
       if (firstPrompt === null && facts.type === 'user' && facts.toolResults === null && (facts.flags & (RecordFlag.Meta | RecordFlag.Sidechain | RecordFlag.CompactSummary)) === 0) {
         const content = isObj(value.message) ? value.message.content : undefined;
         firstPrompt = typedPrompt(content);

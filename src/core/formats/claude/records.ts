@@ -224,10 +224,33 @@ function compactFacts(r: Obj): CompactFacts {
 }
 
 /** The facts of a chain record; null when the value is not one (no string uuid, or a side type). */
+/**
+ * The chain types as the constants of this module: a parsed record's `type` is a string of its
+ * own, and the tree and the context compare every record's type many times (isMessage…) — against
+ * the constant they compare by identity.
+ */
+function chainType(type: string): string {
+  switch (type) {
+    case 'user':
+      return 'user';
+    case 'assistant':
+      return 'assistant';
+    case 'progress':
+      return 'progress';
+    case 'system':
+      return 'system';
+    case 'attachment':
+      return 'attachment';
+    default:
+      return type;
+  }
+}
+
 export function chainFacts(r: Obj, line: number, start: number, end: number): ClaudeRecord | null {
-  const type = str(r.type);
+  const written = str(r.type);
   const uuid = str(r.uuid);
-  if (type === null || uuid === null) return null;
+  if (written === null || uuid === null) return null;
+  const type = chainType(written);
   // A.2: side records carry no uuid; an unknown type that does carry uuid/parentUuid is kept in the tree.
   if (!CHAIN_TYPES.has(type) && !('parentUuid' in r)) return null;
   const timestamp = str(r.timestamp);

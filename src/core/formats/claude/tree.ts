@@ -83,7 +83,11 @@ export class ClaudeTree {
     const resolve = (uuid: string | null): number => (uuid === null ? NO_PARENT : (t.byUuid.get(uuid) ?? MISSING_PARENT));
 
     this.rawParent = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.rawParent[i] = resolve(recs[i]!.parentUuid);
+    for (let i = 0; i < n; i++) {
+      // Most records hang on the record written before them: one string compare, not a lookup.
+      const parent = recs[i]!.parentUuid;
+      this.rawParent[i] = i > 0 && parent !== null && parent === recs[i - 1]!.uuid && live(i - 1) ? i - 1 : resolve(parent);
+    }
     // through[p]: the first ancestor of progress line p (itself excluded) that is no progress line,
     // filled once per chain of progress lines (a long hook chain costs its length, not its square)
     const UNKNOWN = -3;
@@ -246,11 +250,13 @@ export class ClaudeTree {
   #collectLeaves(): void {
     const recs = this.t.records;
     const n = this.n;
-    const referenced = new Set<string>();
-    for (let i = 0; i < n; i++) if (this.isLive(i) && recs[i]!.parentUuid !== null) referenced.add(recs[i]!.parentUuid!);
+    // referenced[i]: a live record's parentUuid is record i's uuid. For a live record that is its
+    // rawParent (a uuid resolves to its live record), so no set of uuid strings is needed.
+    const referenced = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (this.isLive(i) && this.rawParent[i]! >= 0) referenced[this.rawParent[i]!] = 1;
     const leaves = new Set<number>();
     for (let i = 0; i < n; i++) {
-      if (!this.isLive(i) || referenced.has(recs[i]!.uuid)) continue;
+      if (!this.isLive(i) || referenced[i] === 1) continue;
       const ua = this.nearestMessage(i);
       if (ua >= 0) leaves.add(ua);
     }

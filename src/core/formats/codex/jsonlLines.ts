@@ -73,8 +73,8 @@ export class JsonlLineSplitter {
       this.#pieceBytes = 0;
       return;
     }
-    // The caller may reuse its buffer: keep a copy.
-    this.#pieces.push(bytes.slice());
+    // The caller may reuse its buffer: keep a copy (a Buffer's own slice() is a view, not a copy).
+    this.#pieces.push(Uint8Array.prototype.slice.call(bytes));
     this.#pieceBytes += bytes.length;
   }
 

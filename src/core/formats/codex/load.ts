@@ -2,8 +2,8 @@
 // the zstd magic, never by the name) decoded frame by frame; every line through the scanner.
 // Nothing is ever written. A refresh of a plain file reads only what was appended after the last
 // complete line (`resume`), the way the CLI appends to a live rollout.
-import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
+import { readChunks } from '../../store/readChunks';
 import { startsWithZstdMagic } from '../detect';
 import { RolloutLineScanner } from './lineScanner';
 import { firstSessionMeta } from './sessionMeta';
@@ -62,9 +62,14 @@ async function startsWithZstd(path: string): Promise<boolean> {
   }
 }
 
+/** Reads the file from `start` to its end through the scanner (which copies what it keeps of a line cut by a read). */
 async function streamInto(path: string, start: number, scanner: RolloutLineScanner): Promise<void> {
-  const stream = createReadStream(path, { start, highWaterMark: CHUNK });
-  for await (const chunk of stream) scanner.push(chunk as Buffer);
+  const fh = await open(path, 'r');
+  try {
+    await readChunks(fh, start, { first: CHUNK, next: CHUNK }, (chunk, got) => scanner.push(chunk.subarray(0, got)));
+  } finally {
+    await fh.close();
+  }
   scanner.finish();
 }
 

@@ -9,6 +9,7 @@
 import { open } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { readFileHead } from '../../store/fileHead';
+import { readChunks } from '../../store/readChunks';
 import { leadByte, LineParser, lineVerdict, MAX_JUNK_PARSE_BYTES, strippedBom } from './lineParser';
 
 export interface JsonlRecord {
@@ -137,10 +138,11 @@ const BIG_CHUNK = 1 << 18;
  * `at.startLine`, offsets stay absolute, and `bytes` is the absolute end. A tail read sees no BOM
  * and no title line (those exist only on line 1), so it parses exactly as a full read would.
  *
- * The read buffer is reused (a read stream would allocate a fresh Buffer per chunk, and those
- * stay in RSS until a GC finds them): 64 KB for the first read, and once a read fills it, 256 KB
- * for the rest of the file. That is safe because nothing keeps a reference into it: every line
- * is decoded to a new string before the next read. A line that spans reads is gathered in a
+ * The read buffers are reused (a read stream would allocate a fresh Buffer per chunk, and those
+ * stay in RSS until a GC finds them): 64 KB for the first read, and once a read fills it, two of
+ * 256 KB for the rest of the file, one parsed while the next read fills the other. That is safe
+ * because nothing keeps a reference into a chunk: every line is decoded to a new string before
+ * its buffer is read into again. A line that spans reads is gathered in a
  * carry buffer that only grows (to the longest such line).
  */
 export interface ReadOptions {
@@ -158,22 +160,19 @@ export async function readJsonlFile(path: string, at?: ReadFrom, opts: ReadOptio
   if (opts.onRecord) parser.onRecord = opts.onRecord;
   const lines = new ChunkLines(parser);
   const fh = await open(path, 'r');
-  let chunk = Buffer.allocUnsafeSlow(CHUNK);
-  let abs = at?.from ?? 0; // absolute offset of the current chunk
-  const start = abs;
-  let lastByte = -1;
+  const start = at?.from ?? 0;
+  let abs: number;
+  let lastByte: number;
   try {
-    for (;;) {
-      if (opts.signal?.aborted) throw opts.abortError ? opts.abortError() : new Error('aborted');
-      const { bytesRead: got } = await fh.read(chunk, 0, chunk.length, abs);
-      if (got === 0) break;
-      lines.feed(chunk, got, abs);
-      opts.onChunk?.(abs + got - start);
-      abs += got;
-      lastByte = chunk[got - 1]!;
-      // (safe to replace: feed() kept no reference into the old buffer)
-      if (got === CHUNK && chunk.length === CHUNK) chunk = Buffer.allocUnsafeSlow(BIG_CHUNK);
-    }
+    ({ end: abs, lastByte } = await readChunks(
+      fh,
+      start,
+      { first: CHUNK, next: BIG_CHUNK, stop: () => (opts.signal?.aborted ? (opts.abortError ? opts.abortError() : new Error('aborted')) : null) },
+      (chunk, got, offset) => {
+        lines.feed(chunk, got, offset);
+        opts.onChunk?.(offset + got - start);
+      },
+    ));
   } finally {
     await fh.close();
   }
