@@ -10,7 +10,7 @@ import { defaultHistoryPaths, describeHistoryError, HistoryError, historyTimeIso
 import { defaultClaudeHistoryPath } from '../../core/formats/claude/promptHistory';
 import { defaultCodexHistoryPath } from '../../core/formats/codex/promptHistory';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, errorText, limitOf, lookedIn, parse, unexpectedArgument, writeJson, type Io } from '../util';
+import { baselineWasmOnly, CliError, errorText, limitOf, lookedIn, parse, unexpectedArgument, writeJson, type Io } from '../util';
 import { cliIndexCache } from './read';
 import { USAGE } from '../usage';
 
@@ -45,6 +45,8 @@ export async function historyCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length > 0) throw unexpectedArgument(positionals[0]!, USAGE.history);
   const limit = limitOf(values.limit, USAGE.history, 50);
+  // A history database is read in a few short queries (a snapshot, a page of rows).
+  baselineWasmOnly();
   // The agents' own histories: xcsh's database (the first of ~/.xcsh, ~/.omp, ~/.pi there is), then
   // Claude Code's and Codex's history.jsonl. None there is "nothing found", exit 0 with where it
   // looked on stderr (as ls); a history named by --db must exist.

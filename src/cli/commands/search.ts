@@ -3,7 +3,6 @@
 // nothing else of the CLI (main.ts loads each command on demand).
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { defaultSessionRoots } from '../../core/discovery/roots';
 import { indexPathFor } from '../../core/search/indexDb';
 import { IndexLockedError } from '../../core/search/indexLock';
@@ -12,22 +11,8 @@ import { hasPositiveTerms } from '../../core/search/queryLanguage';
 import { markSnippet } from '../../core/search/snippet';
 import { cliCacheDir } from '../ownWrites';
 import { escapeForTerminal } from '../terminalText';
-import { CliError, ensureDir, errorText, limitOf, lookedIn, parse, requireDirs, UsageError, wrapText, writeJson, type Io } from '../util';
+import { baselineWasmOnly, CliError, ensureDir, errorText, limitOf, lookedIn, parse, requireDirs, UsageError, wrapText, writeJson, type Io } from '../util';
 import { QUERY_HELP, USAGE } from '../usage';
-
-/**
- * Keeps SQLite's WASM code on V8's baseline tier (Liftoff) in this process. By default V8 moves
- * the functions a query runs most to its optimizing tier in background threads within the first
- * tens of milliseconds, and the process then waits for those compilations, at the query's end and
- * again at its exit: measured on 2 cores, a search on a kept index took 305–335 ms that way and
- * 224–234 ms on Liftoff alone. Only for a query on an index that exists: a first build runs for
- * minutes, where the optimized code wins (Liftoff alone: 15% slower). Only on the V8 versions
- * known to have the flag (an unknown flag prints an error).
- */
-function baselineWasmOnly(): void {
-  const major = Number(process.versions.v8.split('.')[0]);
-  if (major >= 11 && major <= 13) setFlagsFromString('--liftoff-only');
-}
 
 export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
