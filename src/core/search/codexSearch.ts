@@ -16,10 +16,10 @@
 // is small, and one query decodes a file once).
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startsWithZstdMagic } from '../formats/detect';
 import { loadedXxh64, loadXxh64, type H64 } from '../formats/dsh/zstdDecode';
 import { decodeZstRolloutWith } from '../formats/codex/zstRollout';
-import { join } from 'node:path';
 import { callToolName, displayMessage, recordKind } from '../engine/codex/codexDisplay';
 import { readCodexRolloutBytes } from '../formats/codex/load';
 import { recordOf } from '../formats/codex/records';

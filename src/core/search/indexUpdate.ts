@@ -269,7 +269,8 @@ export async function updateIndex(
 ): Promise<UpdateStats> {
   const t0 = performance.now();
   const stats: UpdateStats = { files: files.size, unchanged: 0, appended: 0, reindexed: 0, added: 0, renamed: 0, removed: 0, rows: 0, ms: 0 };
-  // A few files a watcher named: look up only those (a full table is thousands of rows).
+  // Every indexed file for a complete update; for the few files a watcher named, only those (a
+  // full table is thousands of rows).
   const known = knownFiles(db, opts.complete ? undefined : files.keys());
 
   // Renames: a row whose path is gone, whose inode now sits under a new path with the same size and mtime.

@@ -9,7 +9,7 @@ import { querySessions, sessionEntryHits, sessionMatchIds, topEntryHits, type En
 import { defaultReadWorkerFile } from './indexReadAhead';
 import { dropFileRows, sessionFilesUnder, updateIndex, type UpdateProgress, type UpdateStats } from './indexUpdate';
 import { parseSearchQuery, type SearchQuery } from './queryLanguage';
-import { loadXxh64 } from '../formats/dsh/zstdDecode';
+import { loadedXxh64, loadXxh64 } from '../formats/dsh/zstdDecode';
 
 export interface SearchOptions {
   /** Entries (with snippets) returned for each of the first `detailedSessions` sessions. */
@@ -147,8 +147,8 @@ export class SessionSearchIndex {
     const t0 = performance.now();
     // A compressed Codex rollout's rows are read back by decoding it (codexSearch.ts), which checks
     // its frames with XXH64: loaded here, once, when the index holds one (entryHits and matchIds,
-    // asked after a search, find it loaded).
-    if (this.opened.db.selectValue("SELECT 1 FROM files WHERE agent = 'codex' AND path LIKE '%.zst' LIMIT 1") === 1) await loadXxh64();
+    // asked after a search, find it loaded). Once loaded, the files table is not asked again.
+    if (loadedXxh64() === null && this.opened.db.selectValue("SELECT 1 FROM files WHERE agent = 'codex' AND path LIKE '%.zst' LIMIT 1") === 1) await loadXxh64();
     const q = parseSearchQuery(query);
     const ask = (): SearchOutcome => {
       const results = querySessions(this.opened.db, q);
