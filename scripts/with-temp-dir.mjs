@@ -15,7 +15,11 @@ if (!command) {
 const dir = mkdtempSync(join(tmpdir(), 'session-loom-tests-'));
 // Open to every user, sticky, as /tmp is: a test runs a child as another uid (writeSafety.test.ts).
 chmodSync(dir, 0o1777);
-const run = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, TMPDIR: dir, TEMP: dir, TMP: dir } });
+// The search server (src/cli/searchServer.ts) off, unless a test turns it on
+// (test/cli/searchServer.test.ts): each CLI test runs the search in its own process, and a run of
+// the suites does not leave a server per test home behind.
+const env = { ...process.env, TMPDIR: dir, TEMP: dir, TMP: dir, SESSION_LOOM_SEARCH_SERVER: process.env.SESSION_LOOM_SEARCH_SERVER ?? '0' };
+const run = spawnSync(command, args, { stdio: 'inherit', env });
 rmSync(dir, { recursive: true, force: true });
 if (run.error) {
   console.error(`with-temp-dir: ${command}: ${run.error.message}`);

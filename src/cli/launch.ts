@@ -12,12 +12,13 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { makePrivateDirSync } from '../core/store/privateDir';
 import { cliCacheDir } from './ownWrites';
+import { askServer, startServer } from './searchClient';
+import { serverMode, serverSocketPath } from './searchServerPath';
 
 const BUNDLE = join(__dirname, 'cliMain.js');
 
 /** The cache's file for this bundle (its size and mtime) and this Node. */
-function cacheFileFor(dir: string): string {
-  const st = statSync(BUNDLE);
+function cacheFileFor(dir: string, st: { size: number; mtimeMs: number }): string {
   return join(dir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.v8cache`);
 }
 
@@ -56,14 +57,15 @@ function saveCache(dir: string, file: string, data: Buffer): void {
   for (const name of readdirSync(dir)) if (join(dir, name) !== file && name.endsWith('.v8cache')) unlinkSync(join(dir, name));
 }
 
-function start(): void {
+/** Runs the CLI's bundle in this process; `thenServe`: start the search server once the command succeeded. */
+function runBundle(st: { size: number; mtimeMs: number }, thenServe: boolean): void {
   const source = readFileSync(BUNDLE, 'utf8');
   let dir: string | null = null;
   let file: string | null = null;
   let cached: Buffer | null = null;
   try {
     dir = join(cliCacheDir(), 'code-cache');
-    file = cacheFileFor(dir);
+    file = cacheFileFor(dir, st);
     cached = readRegular(file);
   } catch {
     dir = null;
@@ -76,6 +78,7 @@ function start(): void {
   // (search keeps SQLite's WASM on the baseline tier); such a cache would be rejected next time.
   const fresh = dir !== null && (cached === null || script.cachedDataRejected === true) ? script.createCachedData() : null;
   const done = mod.exports.main!();
+  if (thenServe) void done.then(() => process.exitCode === 0 && startServer(__filename));
   if (fresh === null || dir === null || file === null) return;
   const [cacheDir, cacheFile] = [dir, file];
   // Not for a question about the CLI itself: `--help` or `--version` makes no folders.
@@ -86,6 +89,20 @@ function start(): void {
     } catch {
       // only a speed-up
     }
+  });
+}
+
+/**
+ * A search goes to the search server when one is listening (src/cli/searchClient.ts); any other
+ * command, or a search without a server, runs the bundle here.
+ */
+function start(): void {
+  const st = statSync(BUNDLE);
+  const mode = process.argv[2] === 'search' ? serverMode(process.env) : 'off';
+  const socket = mode === 'off' ? null : serverSocketPath(st);
+  if (socket === null) return runBundle(st, false);
+  void askServer(socket, { argv: process.argv.slice(2), cwd: process.cwd(), isTerminal: process.stdout.isTTY === true }, mode === 'trace').then((served) => {
+    if (!served) runBundle(st, true);
   });
 }
 

@@ -146,6 +146,11 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
  * head`), which is not an error worth a stack trace. Resolves when the command is done.
  */
 export async function main(): Promise<void> {
+  // The search server (searchServer.ts), started in the background by a search: not a command of the CLI's usage.
+  if (process.argv[2] === '--search-server' && process.argv.length === 3) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only in the server
+    return (require('./searchServer') as typeof import('./searchServer')).serveSearch();
+  }
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;

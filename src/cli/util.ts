@@ -186,6 +186,12 @@ export function limitOf(v: string | boolean | undefined, usage: string, dflt: nu
   return n;
 }
 
+let optimizingTier = false;
+/** For a process that stays (the search server): SQLite's WASM may tier up, and baselineWasmOnly() does nothing. */
+export function keepOptimizingTier(): void {
+  optimizingTier = true;
+}
+
 /**
  * Keeps SQLite's WASM code on V8's baseline tier (Liftoff) in this process, for a command whose
  * SQLite work is short. By default V8 moves the functions a query runs most to its optimizing tier
@@ -197,6 +203,7 @@ export function limitOf(v: string | boolean | undefined, usage: string, dflt: nu
  * flag prints an error).
  */
 export function baselineWasmOnly(): void {
+  if (optimizingTier) return;
   const major = Number(process.versions.v8.split('.')[0]);
   if (major >= 11 && major <= 13) setFlagsFromString('--liftoff-only');
 }
