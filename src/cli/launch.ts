@@ -6,7 +6,8 @@
 // one file per bundle and Node version; V8 itself rejects a cache that does not fit its version,
 // flags or source, and the bundle then compiles as usual. The cache is written after the first
 // command that had none (not `--help` or `--version`), once that command is done; any failure to
-// read or write it is silent: it is only ever a speed-up.
+// read or write it is silent: it is only ever a speed-up. A `search` is first offered to the search
+// server (searchClient.ts), which answers without loading the bundle here at all.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
