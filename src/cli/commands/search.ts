@@ -63,7 +63,8 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     }));
     // Nothing found: exit 0, and where it looked on stderr (as ls and history), in both modes.
     if (sessions.length === 0) {
-      const indexed = index.info().files;
+      // Only the sessions: counting the entries too read the whole entries table (~50 ms at 1.7 M rows).
+      const indexed = index.fileCount();
       io.err(await lookedIn(`no session matches ${escapeForTerminal(JSON.stringify(query))} (${indexed} session${indexed === 1 ? '' : 's'} searched)`, roots));
     }
     if (values.json) {
