@@ -8,11 +8,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
-import { SERVER_KEY_ENV } from '../../src/cli/searchServerPath';
+import { SERVER_KEY_ENV, serverSocketPath } from '../../src/cli/searchServerPath';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const TRACE = /^session-loom: answered by the search server \(pid (\d+)\)\n/m;
@@ -54,6 +54,8 @@ function alive(pid: number): boolean {
 }
 
 const serverDir = (): string => join(cache, 'session-loom', 'server');
+/** The socket of the server for `env` (as the CLI names it). */
+const socketFor = (env: NodeJS.ProcessEnv): string => serverSocketPath(statSync(join(REPO_ROOT, 'dist', 'cliMain.js')), env)!;
 const sockets = (): string[] => (existsSync(serverDir()) ? readdirSync(serverDir()).filter((n) => n.endsWith('.sock')) : []);
 
 /** Searches until the server answers (it starts in the background after a search of its own). */
@@ -233,10 +235,53 @@ test('only a search goes to the server; SESSION_LOOM_SEARCH_SERVER=0 runs it in 
   assert.equal(sockets().length, count, 'no server was started');
 });
 
+test('searches that arrive together each get their own answer, never a piece of another', async () => {
+  const env = envFor(home);
+  await untilServed(['search', 'osmium'], env);
+  const sock = socketFor(env);
+  const words = ['vanadium', 'osmium', 'tungsten', 'hafnium', 'nosuchwordanywhere', 'vanad*', 'the', 'redacted'];
+  // Connected first, then every request written in the same tick: they reach the server together.
+  const conns = await Promise.all(
+    words.map(
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const c = createConnection(sock);
+          c.on('connect', () => resolve(c));
+          c.on('error', reject);
+        }),
+    ),
+  );
+  const answers = conns.map(
+    (c) =>
+      new Promise<Run>((resolve) => {
+        let text = '';
+        c.setEncoding('utf8');
+        c.on('data', (d: string) => (text += d));
+        c.on('close', () => {
+          const r: Run = { code: -1, stdout: '', stderr: '', servedBy: null };
+          for (const l of text.split('\n').filter((x) => x !== '')) {
+            const f = JSON.parse(l) as { out?: string; err?: string; exit?: number; pid?: number };
+            if (f.out !== undefined) r.stdout += f.out;
+            if (f.err !== undefined) r.stderr += f.err;
+            if (f.exit !== undefined) [r.code, r.servedBy] = [f.exit, f.pid!];
+          }
+          resolve(r);
+        });
+      }),
+  );
+  conns.forEach((c, i) => c.write(`${JSON.stringify({ argv: ['search', words[i]!], cwd: base, isTerminal: false })}\n`));
+  const runs = await Promise.all(answers);
+  words.forEach((w, i) => {
+    const own = cli(['search', w], { ...env, SESSION_LOOM_SEARCH_SERVER: '0' });
+    assert.notEqual(runs[i]!.servedBy, null, `${w} was answered`);
+    assert.deepEqual(comparable(runs[i]!), comparable(own), w);
+  });
+});
+
 test('the server takes nothing but a search: another command, or a line that is not a request, is handed back', async () => {
   const env = envFor(home);
   await untilServed(['search', 'osmium'], env);
-  const sock = join(serverDir(), sockets()[0]!);
+  const sock = socketFor(env);
   const ask = (text: string): Promise<string> =>
     new Promise((resolve, reject) => {
       let got = '';
