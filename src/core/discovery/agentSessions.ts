@@ -92,6 +92,7 @@ function claudeInfo(l: ClaudeListing): SessionInfo {
     format: 'claude',
     lastRecord: l.lastTimestamp,
     agentVersion: l.version,
+    summaries: l.summaries.length,
   };
   if (isSubagent) info.relation = (l.agentId ?? stem).replace(/^agent-/, '').startsWith('acompact-') ? 'compaction' : 'subagent';
   if (parentFile !== null && existsSync(parentFile)) info.parentPath = parentFile;

@@ -50,6 +50,8 @@ export interface SessionMeta {
   agentVersion?: string | undefined;
   /** How a nested session hangs below its parent (a subagent, a compaction helper, a fork). */
   relation?: 'subagent' | 'compaction' | 'fork' | undefined;
+  /** Claude Code: the `summary` records the file holds (each may title another session of the project). */
+  summaries?: number | undefined;
   size: number;
   /** Header version before migration (absent = 1); undefined without a header. */
   version: number | undefined;
@@ -151,6 +153,7 @@ function metaOfInfo(info: SessionInfo, file: string, root: string, projectDir: s
       isSubagent: isSubagent || info.relation === 'subagent' || info.relation === 'compaction',
       agentVersion: info.agentVersion ?? undefined,
       relation: info.relation,
+      summaries: info.summaries,
     };
   }
   const version = info.version ?? undefined;

@@ -467,6 +467,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
             meta.title ??= session.meta.title;
             meta.relation ??= session.meta.relation;
             meta.isSubagent = session.meta.isSubagent;
+            // A summary record written into this file since it was listed may title another session
+            // (Claude Code writes them into whichever file is current, spec A.10): the project's listing links them.
+            const project = this.listing.projectHolding(file);
+            if ((meta.summaries ?? 0) > (session.meta.summaries ?? 0) && project && listed.includes(project)) projectsToRelist.add(project);
           }
           // The parent's list hands its metas back to sessionNode() on the next getChildren:
           // replace the stale one there too, or the row reverts (size, "live", title).

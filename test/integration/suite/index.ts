@@ -37,6 +37,7 @@ export async function run(): Promise<void> {
   await import('./agentSessions.test.js');
   await import('./share.test.js');
   await import('./foreignAgents.test.js');
+  await import('./agentSummaryLive.test.js');
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));
