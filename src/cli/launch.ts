@@ -58,8 +58,8 @@ function saveCache(dir: string, file: string, data: Buffer): void {
   for (const name of readdirSync(dir)) if (join(dir, name) !== file && name.endsWith('.v8cache')) unlinkSync(join(dir, name));
 }
 
-/** Runs the CLI's bundle in this process; `thenServe`: start the search server once the command succeeded. */
-function runBundle(st: { size: number; mtimeMs: number }, thenServe: boolean): void {
+/** Runs the CLI's bundle in this process; `thenServe`: the search server's socket, to start it once the command succeeded. */
+function runBundle(st: { size: number; mtimeMs: number }, thenServe: string | null): void {
   const source = readFileSync(BUNDLE, 'utf8');
   let dir: string | null = null;
   let file: string | null = null;
@@ -79,7 +79,7 @@ function runBundle(st: { size: number; mtimeMs: number }, thenServe: boolean): v
   // (search keeps SQLite's WASM on the baseline tier); such a cache would be rejected next time.
   const fresh = dir !== null && (cached === null || script.cachedDataRejected === true) ? script.createCachedData() : null;
   const done = mod.exports.main!();
-  if (thenServe) void done.then(() => process.exitCode === 0 && startServer(__filename));
+  if (thenServe !== null) void done.then(() => process.exitCode === 0 && startServer(__filename, thenServe));
   if (fresh === null || dir === null || file === null) return;
   const [cacheDir, cacheFile] = [dir, file];
   // Not for a question about the CLI itself: `--help` or `--version` makes no folders.
@@ -101,9 +101,9 @@ function start(): void {
   const st = statSync(BUNDLE);
   const mode = process.argv[2] === 'search' ? serverMode(process.env) : 'off';
   const socket = mode === 'off' ? null : serverSocketPath(st);
-  if (socket === null) return runBundle(st, false);
+  if (socket === null) return runBundle(st, null);
   void askServer(socket, { argv: process.argv.slice(2), cwd: process.cwd(), isTerminal: process.stdout.isTTY === true }, mode === 'trace').then((served) => {
-    if (!served) runBundle(st, true);
+    if (!served) runBundle(st, socket);
   });
 }
 

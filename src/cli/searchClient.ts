@@ -4,7 +4,7 @@
 // index's schema took ~100 ms more. No server (or one that stops before its answer is complete):
 // the launcher runs the search itself, then starts a server for the next one.
 import { spawn } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname } from 'node:path';
 
@@ -20,7 +20,16 @@ export interface ServerRequest {
  * stdout text (held until the end), the exit status (the answer is complete), or "run it yourself"
  * (a request it does not take).
  */
-export type ServerFrame = { err: string } | { out: string } | { exit: number; pid: number } | { fallback: string };
+export type ServerFrame = { accepted: true } | { err: string } | { out: string } | { exit: number; pid: number } | { fallback: string };
+
+/**
+ * How long a client waits for the server to take its request: a server whose thread is stuck
+ * (it never should be) does not hang every search after it. Once taken, the client waits as long
+ * as the search runs (a first build takes minutes, and says so on stderr).
+ */
+const ACCEPT_MS = 3000;
+/** A server is started at most this often for one socket: not one per search when it cannot listen (a file system without sockets). */
+const RESTART_MS = 10_000;
 
 /** Whether `dir` is a folder of this user's alone: a socket anyone else could have put there is not connected to. */
 function privateDir(dir: string): boolean {
@@ -46,10 +55,12 @@ export function askServer(socket: string, request: ServerRequest, trace: boolean
     const finish = (served: boolean): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(stuck);
       conn.destroy();
       resolve(served);
     };
     const conn = createConnection(socket);
+    const stuck = setTimeout(() => finish(false), ACCEPT_MS);
     conn.setEncoding('utf8');
     conn.on('connect', () => conn.write(`${JSON.stringify(request)}\n`));
     conn.on('data', (chunk: string) => {
@@ -63,7 +74,8 @@ export function askServer(socket: string, request: ServerRequest, trace: boolean
         } catch {
           return finish(false);
         }
-        if ('err' in frame) process.stderr.write(frame.err);
+        if ('accepted' in frame) clearTimeout(stuck);
+        else if ('err' in frame) process.stderr.write(frame.err);
         else if ('out' in frame) out.push(frame.out);
         else if ('fallback' in frame) return finish(false);
         else if ('exit' in frame) {
@@ -87,8 +99,13 @@ export function askServer(socket: string, request: ServerRequest, trace: boolean
  * Starts the server for `socket` in the background (its own session, no terminal, no open
  * descriptors of ours), to answer the next search. It stops by itself when idle.
  */
-export function startServer(cliScript: string): void {
+export function startServer(cliScript: string, socket: string): void {
   try {
+    // The mark of the last start (the folder is made by the server; before the first start there is none).
+    const mark = `${socket}.started`;
+    const last = statSync(mark, { throwIfNoEntry: false });
+    if (last && Date.now() - last.mtimeMs < RESTART_MS) return;
+    if (last || existsSync(dirname(mark))) writeFileSync(mark, '', { mode: 0o600 });
     const child = spawn(process.execPath, [cliScript, '--search-server'], { detached: true, stdio: 'ignore', cwd: '/', env: process.env });
     child.on('error', () => {});
     child.unref();

@@ -145,6 +145,8 @@ export async function serveSearch(): Promise<void> {
         req = null;
       }
       // One search at a time (they share the index and its lock); a failed one does not stop the queue.
+      // Taken at once, answered in turn: the client knows the server is alive while it waits.
+      if (!conn.destroyed) conn.write(`${JSON.stringify({ accepted: true } satisfies ServerFrame)}\n`);
       queue = queue.then(() => answer(req, conn)).catch(() => {
           conn.destroy();
         });

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
@@ -282,6 +282,8 @@ test('the server takes nothing but a search: another command, or a line that is 
   const env = envFor(home);
   await untilServed(['search', 'osmium'], env);
   const sock = socketFor(env);
+  /** The server's frames but its "taken" one, which comes first. */
+  const frames = (text: string): unknown[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown).filter((f) => !(f as { accepted?: boolean }).accepted);
   const ask = (text: string): Promise<string> =>
     new Promise((resolve, reject) => {
       let got = '';
@@ -292,9 +294,9 @@ test('the server takes nothing but a search: another command, or a line that is 
       c.on('close', () => resolve(got));
       c.on('error', reject);
     });
-  assert.deepEqual(JSON.parse(await ask(`${JSON.stringify({ argv: ['context', planted], cwd: base, isTerminal: false })}\n`)), { fallback: 'not a search' });
-  assert.deepEqual(JSON.parse(await ask('not json\n')), { fallback: 'not a search' });
-  assert.deepEqual(JSON.parse(await ask(`${JSON.stringify({ argv: ['search', 'osmium'], cwd: join(base, 'no-such-folder'), isTerminal: false })}\n`)), { fallback: 'cannot enter the working folder' });
+  assert.deepEqual(frames(await ask(`${JSON.stringify({ argv: ['context', planted], cwd: base, isTerminal: false })}\n`)), [{ fallback: 'not a search' }]);
+  assert.deepEqual(frames(await ask('not json\n')), [{ fallback: 'not a search' }]);
+  assert.deepEqual(frames(await ask(`${JSON.stringify({ argv: ['search', 'osmium'], cwd: join(base, 'no-such-folder'), isTerminal: false })}\n`)), [{ fallback: 'cannot enter the working folder' }]);
   // Still serving after all that.
   assert.notEqual(cli(['search', 'osmium'], env).servedBy, null);
 });
@@ -311,6 +313,29 @@ test('a killed server leaves a socket nothing answers at: the next search runs i
   const again = await untilServed(['search', 'osmium'], env);
   assert.notEqual(again.servedBy, r.servedBy);
   assert.match(again.stdout, /other\.jsonl/);
+});
+
+test('a server that does not take the request within 3 s is not waited on: the search runs itself', async () => {
+  const env = envFor(home);
+  const r = await untilServed(['search', 'osmium'], env);
+  process.kill(r.servedBy!, 'SIGKILL');
+  await until('the server to die', () => !alive(r.servedBy!));
+  const sock = socketFor(env);
+  unlinkSync(sock);
+  // Something listening at the path that never answers (a stuck server): connections wait in its backlog.
+  const stuck = createServer(() => {});
+  await new Promise<void>((resolve) => stuck.listen(sock, resolve));
+  try {
+    const t = Date.now();
+    const own = cli(['search', 'osmium'], env);
+    const ms = Date.now() - t;
+    assert.equal(own.servedBy, null);
+    assert.equal(own.code, 0);
+    assert.match(own.stdout, /other\.jsonl/);
+    assert.ok(ms >= 2900, `it waited for the server first (${ms} ms)`);
+  } finally {
+    await new Promise<void>((resolve) => stuck.close(() => resolve()));
+  }
 });
 
 test('a sockets folder others may enter is not used', async () => {
