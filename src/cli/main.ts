@@ -73,7 +73,8 @@ export const HELP =
   command(USAGE.doctor, 'diagnostics; exit 0 when clean, 1 when there are findings (a file without a header says "header": "missing" and "version": null)') +
   command(
     USAGE.search,
-    'full-text search across every session (an index kept in ~/.cache/session-loom, built on first use); no match: exit 0, and the roots it searched on stderr',
+    'full-text search across every session (an index kept in ~/.cache/session-loom, built on first use); no match: exit 0, and the roots it searched on stderr; ' +
+      'a search leaves a server in the background that answers the next ones faster and stops after 10 idle minutes (SESSION_LOOM_SEARCH_SERVER=0: none)',
   ) +
   `${wrapText(QUERY_HELP, { indent: '      ', hang: ' '.repeat(6 + 'query: '.length) })}\n` +
   command(
