@@ -10,6 +10,7 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dshHome } from './paths';
+import { readRange } from '../../store/fileHead';
 
 /** Providers cap images far below this; a bigger object is no real attachment. */
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
@@ -77,14 +78,7 @@ export async function readDshAttachment(id: string, opts: { home?: string; maxBy
     const st = await fh.stat();
     const problem = problemOf(st, maxBytes);
     if (problem) return { ok: false, problem };
-    const bytes = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const { bytesRead } = await fh.read(bytes, got, st.size - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    const content = bytes.subarray(0, got);
+    const content = await readRange(fh, 0, st.size);
     const actual = createHash('sha256').update(content).digest('hex');
     if (actual !== hex) return { ok: false, problem: { reason: 'hash-mismatch', actual } };
     return { ok: true, bytes: content, path };

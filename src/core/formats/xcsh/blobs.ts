@@ -20,6 +20,7 @@ import type { Diagnostic } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import type { SessionEntry } from './schemas';
 import { PRIVATE_FILE_MODE } from '../../store/privateDir';
+import { readRange } from '../../store/fileHead';
 
 export const BLOB_PREFIX = 'blob:sha256:';
 const HASH_RE = /^[0-9a-f]{64}$/;
@@ -188,14 +189,7 @@ export class BlobStore {
       const problem = problemOfStats(st, maxBytes);
       if (problem) return { ok: false, problem };
       // Exactly st.size bytes: never "read until end", which a device or a growing file never reaches.
-      const bytes = Buffer.allocUnsafe(st.size);
-      let got = 0;
-      while (got < st.size) {
-        const { bytesRead } = await fh.read(bytes, got, st.size - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      const content = got === st.size ? bytes : bytes.subarray(0, got);
+      const content = await readRange(fh, 0, st.size);
       const actual = sha256Hex(content);
       if (actual !== hash) return { ok: false, problem: { reason: 'hash-mismatch', actual } };
       return { ok: true, bytes: content };
