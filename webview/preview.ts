@@ -46,7 +46,6 @@ export class ContextPreview {
   private accountEl: HTMLElement | null = null;
   /** The entry the user last jumped to in this context (its row keeps its marks when drawn again). */
   private jumped: { entryId: string; flashUntil: number; highlight?: MatchTerms } | null = null;
-  private requestedLeaf: string | null = null;
   private segments: Segment[] = [];
   private msgs = new Map<number, MessageView>();
   private cuts = new Map<number, MessageView>();
@@ -93,7 +92,6 @@ export class ContextPreview {
    */
   async show(leafId: string | null, anchor: { entryId: string | null; offset: number; toEnd?: boolean; jump?: Jump } | null, given?: Pick<FirstPaint, 'context' | 'messages'>): Promise<void> {
     const gen = ++this.generation;
-    this.requestedLeaf = leafId;
     this.jumped = null;
     const fits = given !== undefined && leafId !== null && given.context.leafId === leafId && given.messages.revision === given.context.revision;
     // A named leaf's first page is asked together with its context: one round trip to the
@@ -241,15 +239,6 @@ export class ContextPreview {
     const it = this.item(a.index);
     const view = it.kind === 'msg' ? this.msgs.get(it.index) : it.kind === 'cut' ? this.cuts.get(it.index) : undefined;
     return { entryId: view?.entryId ?? null, offset: a.offset, atEnd };
-  }
-
-  get requested(): string | null {
-    return this.requestedLeaf;
-  }
-
-  /** Re-renders rows whose expanded state changed elsewhere. */
-  rerender(): void {
-    this.list.refresh();
   }
 
   private buildSegments(): void {

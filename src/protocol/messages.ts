@@ -396,7 +396,6 @@ export const ResponseSchema = z.discriminatedUnion('ok', [
   z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: z.string() }),
 ]);
-export type ResponseMessage = z.infer<typeof ResponseSchema>;
 
 /**
  * What the first paint of a leaf shows, sent with `init` so that it waits for no request: the

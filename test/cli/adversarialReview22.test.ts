@@ -7,17 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../helpers/fixtures';
 import { dshFixture, dshFixtureText, storeSessionOf, writeDshStore } from '../helpers/dshBuild';
 import { SQLITE3 } from '../helpers/sqliteCli';
+import { CLI, assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let work: string;
 let n = 0;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-i22-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-i22-work-'));
 });
@@ -32,17 +31,8 @@ function dir(): string {
   return d;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache') },
-    timeout: 20_000,
-    killSignal: 'SIGKILL',
-    maxBuffer: 64 << 20,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+const cli = (...args: string[]) =>
+  runCli(args, { env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache') }, timeout: 20_000, killSignal: 'SIGKILL' });
 
 const sqlite = (db: string, sql: string): void => {
   const r = spawnSync(SQLITE3, [db], { input: sql, encoding: 'utf8' });
@@ -120,7 +110,7 @@ test('(8) export --format md to a terminal escapes the escape sequences of tool 
 // ---- (12) a FIFO in place of a database, its -wal or its -journal ----
 
 function assertRefusesFifo(r: ReturnType<typeof cli>, fifo: string): void {
-  assert.notEqual(r.code, null, `the CLI hung on ${fifo} (killed after 20 s)`);
+  assert.notEqual(r.status, null, `the CLI hung on ${fifo} (killed after 20 s)`);
   assert.equal(r.code, 1, r.stderr);
   assert.ok(r.stderr.includes(fifo) && /FIFO/.test(r.stderr), `one sentence naming the FIFO:\n${r.stderr}`);
   assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);

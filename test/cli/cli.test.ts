@@ -7,25 +7,18 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { makeFolderBeyondPathMax, removeDeepTree } from '../helpers/deepPath';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli, type CliRun as Run } from '../helpers/runCli';
 import { FIXTURE_EXPECTATIONS, countRoles } from './fixture-expectations';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let work: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-cli-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-cli-work-'));
 });
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: () => any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
 function cli(...args: string[]): Run {
   return cliWith({}, ...args);
@@ -36,15 +29,13 @@ function cli(...args: string[]): Run {
  */
 function cliWith(opts: { timeoutMs?: number; uid?: number; gid?: number }, ...args: string[]): Run {
   // HOME points at an empty folder: no real breadcrumbs or session roots leak in.
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
+  return runCli(args, {
     // the CLI's cache (the record of its own writes) inside that HOME too
     env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache') },
-    maxBuffer: 256 << 20,
     timeout: opts.timeoutMs ?? 120_000,
-    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {}),
+    uid: opts.uid,
+    gid: opts.gid,
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
 let n = 0;

@@ -4,20 +4,17 @@
 // trusted blindly — garbage in its place is rejected by V8 and replaced, a FIFO there is not waited on.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
+import { fixtureFiles } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 const dirs: string[] = [];
 
-function cli(cache: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 60_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (cache: string, ...args: string[]) => runCli(args, { env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 60_000 });
 
 const fresh = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'sl-codecache-'));
@@ -30,7 +27,7 @@ const cacheFiles = (cache: string): string[] => {
 };
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = fresh();
 });
 after(() => {

@@ -3,28 +3,24 @@
 // Expected numbers come from the fixtures' README and the spec (dsh-format.md), not from our code.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 import { DSH_FIXTURES, dshFixture, dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from '../helpers/dshBuild';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let work: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-dsh-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-dsh-work-'));
 });
 
-function cli(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 64 << 20, timeout: 120_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+const cli = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: home, USERPROFILE: home }, timeout: 120_000 });
 
 const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
 const old = (p: string): void => utimesSync(p, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));

@@ -3,7 +3,6 @@
 // `session-loom context` prints; the XSS sample stays inert; and no request leaves the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -11,15 +10,15 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const CHROMIUM = process.env.SESSION_LOOM_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 let work: string;
 let browser: Browser | undefined;
 
 before(async () => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   work = mkdtempSync(join(tmpdir(), 'sl-html-'));
   if (existsSync(CHROMIUM)) {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
@@ -29,10 +28,7 @@ after(async () => {
   await browser?.close();
 });
 
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: work }, maxBuffer: 512 << 20, timeout: 180_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: work }, timeout: 180_000 });
 
 function exportHtml(src: string, ...args: string[]): string {
   const dir = join(work, String(Math.random()).slice(2));

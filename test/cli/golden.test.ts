@@ -50,7 +50,6 @@
 // outside is read or written, and the machine's zone or locale cannot change a byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -61,8 +60,8 @@ import { dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from '../hel
 import { deepLine, sessionOf, type Shape } from '../helpers/damage';
 import { renderFile, type GeneratedFile } from '../helpers/generatedV3';
 import { migratedCopy } from '../helpers/migrated';
+import { assertCliBuilt, runCliAsync, type CliRun } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const GOLDEN_DIR = join(REPO_ROOT, 'test', 'cli', 'golden');
 const MANIFEST = '_inputs.txt';
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -324,11 +323,7 @@ async function buildWorld(): Promise<World> {
 
 // ---------------------------------------------------------------- running the CLI
 
-interface Run {
-  code: number;
-  stdout: Buffer;
-  stderr: Buffer;
-}
+type Run = CliRun<Buffer>;
 
 function cliEnv(w: World): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -347,21 +342,10 @@ function cliEnv(w: World): NodeJS.ProcessEnv {
   return env;
 }
 
-function runCli(w: World, cwd: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: cliEnv(w), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === null) reject(new Error(`session-loom ${args.join(' ')}: killed by ${signal} (a hang?)`));
-      else resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
-    });
-  });
+async function runCli(w: World, cwd: string, args: string[]): Promise<Run> {
+  const r = await runCliAsync(args, { cwd, env: cliEnv(w), timeout: 180_000, killSignal: 'SIGKILL', encoding: 'buffer' });
+  if (r.status === null) throw new Error(`session-loom ${args.join(' ')}: killed by ${r.signal} (a hang?)`);
+  return r;
 }
 
 async function pool<T>(items: readonly T[], limit: number, fn: (x: T) => Promise<void>): Promise<void> {
@@ -676,7 +660,7 @@ function manifest(inputs: readonly Input[]): string {
 // ---------------------------------------------------------------- the test
 
 test('golden: the CLI prints byte for byte what it printed when the goldens were captured', { timeout: 30 * 60_000 }, async (t) => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   const w = await buildWorld();
   try {
     const names = new Set(w.inputs.map((i) => i.name));

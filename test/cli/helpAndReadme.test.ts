@@ -2,24 +2,20 @@
 // synopsis is `--help`'s, an empty `ls` says where it looked, and `doctor` names a missing header.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-help-home-'));
 });
 
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache'), DSH_HOME: join(home, '.dsh') }, maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache'), DSH_HOME: join(home, '.dsh') } });
 
 /** The README's CLI section, and the lines of its first ```sh block: the synopsis. */
 function readmeCli(): { section: string; synopsis: string[] } {

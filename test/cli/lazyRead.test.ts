@@ -4,16 +4,14 @@
 // says.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from '../../bench/generate';
 import { IndexCache } from '../../src/core/engine/xcsh/lazy/indexCache';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
-import { REPO_ROOT } from '../helpers/fixtures';
+import { runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const HEAP_MB = 128;
 let dir = '';
 let big = '';
@@ -29,9 +27,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The CLI under a small heap, stdout to a file (the test process does not buffer it). */
 function boundedCli(outFile: string, ...args: string[]): { status: number | null; stderr: string } {
-  const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') };
-  const r = spawnSync('sh', ['-c', `exec "$0" --max-old-space-size=${HEAP_MB} "$@" > "${outFile}"`, process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 << 20, env });
-  return { status: r.status, stderr: r.stderr };
+  const fd = openSync(outFile, 'w');
+  try {
+    return runCli(args, { env: { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') }, nodeArgs: [`--max-old-space-size=${HEAP_MB}`], stdoutFd: fd });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 test(`context on a session of over 150 MB runs under a ${HEAP_MB} MB heap and prints the lazy model's context`, async () => {

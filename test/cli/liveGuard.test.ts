@@ -3,20 +3,20 @@
 // says so in one line.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli, type CliRun as Run } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const V3 = 'real-v3/gjc-04-awesome-agent-ide.jsonl';
 const V1 = 'upstream/pi-large-session.v1.head25.jsonl';
 let home: string;
 let work: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-live-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-live-work-'));
   // another user must reach both (the not-owner test below)
@@ -24,22 +24,10 @@ before(() => {
   chmodSync(work, 0o777);
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** HOME and the cache folder are private to the test: no real breadcrumbs or own-write records. */
 function cli(opts: { uid?: number; home?: string }, ...args: string[]): Run {
   const h = opts.home ?? home;
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: h, USERPROFILE: h, XDG_CACHE_HOME: join(h, '.cache') },
-    timeout: 60_000,
-    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}),
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { env: { ...process.env, HOME: h, USERPROFILE: h, XDG_CACHE_HOME: join(h, '.cache') }, timeout: 60_000, uid: opts.uid });
 }
 
 let n = 0;
@@ -58,8 +46,7 @@ function age(p: string): void {
   utimesSync(p, t, t);
 }
 function someEntryId(p: string): string {
-  const r = spawnSync(process.execPath, [CLI, 'entries', p], { encoding: 'utf8', maxBuffer: 256 << 20 });
-  return JSON.parse(r.stdout).entries[2].id as string;
+  return runCli(['entries', p]).json().entries[2].id as string;
 }
 
 /** A process that holds `p` open for writing (as a running agent does, O_APPEND) until killed. */

@@ -4,28 +4,25 @@
 // row back (its snippet, a phrase's check) — the first process indexed it, the second only reads.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 import { zstdFrame } from '../helpers/dshBuild';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let cache: string;
 let zst: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function search(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
+function search(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: cache };
   delete env.CODEX_HOME;
-  const r = spawnSync(process.execPath, [CLI, 'search', ...args], { encoding: 'utf8', env, timeout: 120_000, maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+  return runCli(['search', ...args], { env, timeout: 120_000 });
 }
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `node esbuild.mjs` first');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-codex-zst-home-'));
   cache = mkdtempSync(join(tmpdir(), 'sl-codex-zst-cache-'));
   zst = join(home, '.codex', 'sessions', '2026', '06', '05', 'rollout-2026-06-05T04-58-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl.zst');

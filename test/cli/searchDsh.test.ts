@@ -4,29 +4,25 @@
 // snippet of its text (for the zstd log, read back from its frame).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 import { dshFixture, dshFixtureText, zstdLogOf } from '../helpers/dshBuild';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let cache: string;
 let raw: string;
 let zstd: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function search(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
+function search(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: cache };
   delete env.DSH_HOME;
-  const r = spawnSync(process.execPath, [CLI, 'search', ...args], { encoding: 'utf8', env, timeout: 120_000, maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+  return runCli(['search', ...args], { env, timeout: 120_000 });
 }
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `node esbuild.mjs` first');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-dsh-search-home-'));
   cache = mkdtempSync(join(tmpdir(), 'sl-dsh-search-cache-'));
   raw = join(home, '.dsh', 'sessions', '--work-raw--', 'sess-raw', 'session.jsonl');

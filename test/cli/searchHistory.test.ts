@@ -4,27 +4,23 @@
 // a database the real sqlite3 CLI left with rows in its WAL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixtureFiles } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let cache: string;
 let root: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function cli(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 120_000, maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+const cli = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 120_000 });
 
 const line = (o: object): string => JSON.stringify(o) + '\n';
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-search-home-'));
   cache = mkdtempSync(join(tmpdir(), 'sl-search-cache-'));
   root = join(home, 'sessions');
@@ -184,7 +180,7 @@ test('history reads Claude Code\'s and Codex\'s history.jsonl by default (both C
       line({ session_id: '019e9625-802f-7e91-840a-cfe88d14117a', ts: Math.floor(Date.parse('2026-06-05T04:58:24.000Z') / 1000), text: '[REDACTED_PROMPT]' }) +
         line({ conversation_id: 'older-thread', ts: Math.floor(Date.parse('2025-09-25T02:12:25.000Z') / 1000), text: 'an older codex prompt' }),
     );
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: h, XDG_CACHE_HOME: cache, CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' }, timeout: 120_000 });
+    const run = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: h, XDG_CACHE_HOME: cache, CODEX_HOME: '', CLAUDE_CONFIG_DIR: '' }, timeout: 120_000 });
     const r = run('history', '--json', '--locate');
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);

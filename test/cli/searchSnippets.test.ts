@@ -5,30 +5,25 @@
 // CJK beyond the BMP) never shows half of it, which a terminal prints as U+FFFD.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let cache: string;
 let project: string;
 let indexDir: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function search(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync(process.execPath, [CLI, 'search', ...args, '--index', indexDir], { encoding: 'utf8', env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 120_000, maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+const search = (...args: string[]) => runCli(['search', ...args, '--index', indexDir], { env: { ...process.env, HOME: home, XDG_CACHE_HOME: cache }, timeout: 120_000 });
 
 const line = (o: object): string => JSON.stringify(o) + '\n';
 /** Half of a surrogate pair on its own. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-snippet-home-'));
   cache = mkdtempSync(join(tmpdir(), 'sl-snippet-cache-'));
   indexDir = mkdtempSync(join(tmpdir(), 'sl-snippet-index-'));

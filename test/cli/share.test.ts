@@ -2,27 +2,23 @@
 // real fixtures: the source is never written, the output is new.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 let work: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-share-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-share-work-'));
 });
 
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home }, maxBuffer: 256 << 20, timeout: 120_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args, { env: { ...process.env, HOME: home, USERPROFILE: home }, timeout: 120_000 });
 
 let n = 0;
 function copy(rel: string): string {

@@ -5,22 +5,21 @@
 // "nothing found" (exit 0, where it looked on stderr).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 import { dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from '../helpers/dshBuild';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 /** The help's width (src/cli/util.ts HELP_WIDTH); only the usage lines may pass it (they are the README's synopsis). */
 const WIDTH = 100;
 let home: string;
 let work: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-unix-home-'));
   work = mkdtempSync(join(tmpdir(), 'sl-unix-work-'));
 });
@@ -29,18 +28,13 @@ after(() => {
   for (const d of [home, work]) rmSync(d, { recursive: true, force: true });
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function cli(...args: string[]): { code: number; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
+const cli = (...args: string[]) =>
+  runCli(args, {
     cwd: work,
     env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache'), DSH_HOME: join(home, '.dsh') },
-    maxBuffer: 64 << 20,
     // a hang (Node's recursive mkdir under /proc loops forever) fails the test instead of the run
     timeout: 60_000,
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
 
 let n = 0;
 function file(name: string, content: string | Uint8Array): string {

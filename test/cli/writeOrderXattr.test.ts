@@ -7,17 +7,16 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../helpers/fixtures';
 import { age, bigSession, PAD } from '../helpers/bigSession';
+import { assertCliBuilt, runCli, runCliAsync } from '../helpers/runCli';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `node esbuild.mjs` first');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-i22-home-'));
   chmodSync(home, 0o777); // the non-root test below runs the CLI as another user
 });
@@ -51,9 +50,10 @@ interface Run {
   stdout: string;
   stderr: string;
 }
-function runAsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+/** A node script of the test's own (the racing writer), run without blocking this process. */
+function runAsync(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, args, { env: env(extraEnv) });
+    const c = spawn(process.execPath, args, { env: env() });
     let so = '';
     let se = '';
     c.stdout.on('data', (b: Buffer) => (so += b.toString()));
@@ -80,7 +80,7 @@ for (const cmd of ['migrate', 'title'] as const) {
       const stop = join(dir, 'stop');
       const appender = runAsync(['-e', APPENDER, p, String(LINES), '400', stop]);
       await sleep(150); // node starts
-      const r = await runAsync([CLI, cmd, p, ...(cmd === 'title' ? ['Raced'] : [])]);
+      const r = await runCliAsync([cmd, p, ...(cmd === 'title' ? ['Raced'] : [])], { env: env() });
       writeFileSync(stop, '');
       const a = await appender;
       const count = Number(/count (\d+)/.exec(a.stdout)?.[1] ?? NaN);
@@ -140,8 +140,7 @@ function setfattr(p: string, name: string, value: string): void {
   assert.equal(r.status, 0, r.stderr);
 }
 function cli(args: string[], opts: { uid?: number; env?: Record<string, string> } = {}): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: env(opts.env), timeout: 60_000, ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.uid } : {}) });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { env: env(opts.env), timeout: 60_000, uid: opts.uid });
 }
 const ARGS = { migrate: (p: string) => ['migrate', p], title: (p: string) => ['title', p, 'Kept'] };
 

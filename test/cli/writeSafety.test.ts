@@ -2,27 +2,24 @@
 // against real concurrent appenders and a real SIGKILL.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { fixture } from '../helpers/fixtures';
+import { CLI, assertCliBuilt, runCli, runCliAsync } from '../helpers/runCli';
 import { age, bigSession } from '../helpers/bigSession';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let home: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   home = mkdtempSync(join(tmpdir(), 'sl-safe-home-'));
 });
 
 const env = () => ({ ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: join(home, '.cache') });
-function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: env(), maxBuffer: 256 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args, { env: env() });
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,14 +58,7 @@ async function withAppender(p: string, mode: Mode, args: string[]): Promise<{ co
   while (!out.includes('ready')) await sleep(5);
   if (mode === 'hold') await sleep(50); // let the live agent write a little first
   // async, so this process stays responsive; the appender is a process of its own anyway
-  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const c = spawn(process.execPath, [CLI, ...args], { env: env() });
-    let so = '';
-    let se = '';
-    c.stdout.on('data', (b: Buffer) => (so += b.toString()));
-    c.stderr.on('data', (b: Buffer) => (se += b.toString()));
-    c.once('exit', (code) => resolve({ code: code ?? -1, stdout: so, stderr: se }));
-  });
+  const r = await runCliAsync(args, { env: env() });
   await sleep(30); // a few more lines after the writer is done
   writeFileSync(stop, '');
   await exited;

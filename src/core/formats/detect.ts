@@ -14,9 +14,6 @@
 
 export type SessionFormat = 'xcsh' | 'dsh' | 'codex' | 'claude';
 
-/** The zstd frame magic, little-endian 0xFD2FB528 (RFC 8878). */
-export const ZSTD_MAGIC = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd);
-
 export function startsWithZstdMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
 }
@@ -30,13 +27,6 @@ export function isDshHeader(record: unknown): boolean {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return false;
   const r = record as Record<string, unknown>;
   return r.type === 'session' && r.version === 0 && typeof r.createdAt === 'number' && Number.isInteger(r.createdAt);
-}
-
-/** The format a file's first record says it is in; null when it is no session header at all. */
-export function formatOfHeader(record: unknown): SessionFormat | null {
-  if (isDshHeader(record)) return 'dsh';
-  if (record && typeof record === 'object' && (record as { type?: unknown }).type === 'session') return 'xcsh';
-  return null;
 }
 
 /** The one message every write command gives for a dsh log (it is never written). */

@@ -21,6 +21,7 @@ import { EXTRA_ENTRY_TYPES, KNOWN_ENTRY_TYPES } from './xcsh/entryTypes';
 import { isClaudeRecord, isClaudeTranscript } from './claude/detect';
 import { isCodexRollout } from './codex/records';
 import { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './codex/sniffCodex';
+import { readRange } from '../store/fileHead';
 
 /** Bytes read to decide: a dsh header is small, and a session's first records are found well within. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -222,15 +223,9 @@ export async function sniffSessionFile(path: string): Promise<SessionSniff> {
     // longer than SNIFF_BYTES, and its first line is in it (sniffCodex.ts).
     const magic = Buffer.alloc(4);
     await fh.read(magic, 0, 4, 0);
-    const buf = Buffer.alloc(Math.min(size, startsWithZstdMagic(magic) ? Math.max(SNIFF_BYTES, CODEX_ZSTD_SNIFF_BYTES) : SNIFF_BYTES));
-    let got = 0;
-    while (got < buf.length) {
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
+    const head = await readRange(fh, 0, Math.min(size, startsWithZstdMagic(magic) ? Math.max(SNIFF_BYTES, CODEX_ZSTD_SNIFF_BYTES) : SNIFF_BYTES));
     // A file that grew since its stat: judged on what was read.
-    return sniffSessionBytes(buf.subarray(0, got), Math.max(size, got));
+    return sniffSessionBytes(head, Math.max(size, head.length));
   } finally {
     await fh.close();
   }

@@ -120,11 +120,6 @@ export function hasPositiveTerms(q: SearchQuery): boolean {
   return q.words.length > 0 || q.prefixes.length > 0 || q.phrases.length > 0 || q.roles.length > 0 || q.tools.length > 0 || q.agents.length > 0;
 }
 
-/** Whether the query is empty (nothing at all to search for). */
-export function isEmptyQuery(q: SearchQuery): boolean {
-  return !hasPositiveTerms(q) && q.excludes.length === 0 && q.projects.length === 0 && q.after === null && q.before === null;
-}
-
 const quote = (w: string): string => `"${w.replace(/"/g, '""')}"`;
 
 /**

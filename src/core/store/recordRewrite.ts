@@ -8,6 +8,7 @@ import * as fsp from 'node:fs/promises';
 import { editRecord, RecordEditError, type RecordEdit } from './recordEdit';
 import type { LoadedSession } from '../formats/xcsh/load';
 import type { SessionHeader } from '../formats/xcsh/schemas';
+import { readRange } from './fileHead';
 
 /** A record a rewrite cannot change exactly; the rewrite is refused. */
 export class UnsafeRecordEditError extends Error {
@@ -106,18 +107,11 @@ const WINDOW = 1 << 20;
 
 /** Serves byte ranges of a file read in ascending order from 1 MB windows (one read per window, not per record). */
 export function rangeReader(fh: fsp.FileHandle): (start: number, end: number) => Promise<Buffer> {
-  let win = Buffer.alloc(0);
+  let win: Buffer = Buffer.alloc(0);
   let winStart = 0;
   return async (start, end) => {
     if (start < winStart || end > winStart + win.length) {
-      const buf = Buffer.allocUnsafe(Math.max(WINDOW, end - start));
-      let got = 0;
-      while (got < buf.length) {
-        const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      win = buf.subarray(0, got);
+      win = await readRange(fh, start, start + Math.max(WINDOW, end - start));
       winStart = start;
     }
     return win.subarray(start - winStart, end - winStart);

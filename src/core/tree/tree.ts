@@ -13,7 +13,7 @@
 import type { Diagnostic } from '../diagnostics';
 import type { SessionEntry } from '../formats/xcsh/schemas';
 import { appendToTree } from './treeAppend';
-import { buildTreeState, idOf, lineAt, type TreeState } from './treeState';
+import { buildTreeState, idOf, lineAt, pathPositions, type TreeState } from './treeState';
 import { computeTour, leavesUnder, tourContains, type Tour } from './treeTour';
 
 export { EntryKind, entryKind } from './treeState';
@@ -253,15 +253,7 @@ class ArrayTreeIndex implements TreeIndex {
   }
   pathIndices(id: string): Int32Array {
     const i = this.#at(id);
-    if (i === -1) return new Int32Array(0);
-    const { depth, parent } = this.#s;
-    const out = new Int32Array(depth[i]! + 1);
-    let j = i;
-    for (let k = out.length - 1; k >= 0; k--) {
-      out[k] = j;
-      j = parent[j]!;
-    }
-    return out;
+    return i === -1 ? new Int32Array(0) : pathPositions(this.#s, i);
   }
   pathToRoot(id: string): SessionEntry[] {
     const p = this.pathIndices(id);

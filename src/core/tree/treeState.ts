@@ -329,3 +329,14 @@ export function linkNode(s: TreeState, i: number): void {
   else s.nextSibling[lastChild[p]!] = i;
   lastChild[p] = i;
 }
+
+/** Root → position i (inclusive), as positions, by the parent links. */
+export function pathPositions(s: Pick<TreeState, 'depth' | 'parent'>, i: number): Int32Array {
+  const out = new Int32Array(s.depth[i]! + 1);
+  let j = i;
+  for (let k = out.length - 1; k >= 0; k--) {
+    out[k] = j;
+    j = s.parent[j]!;
+  }
+  return out;
+}

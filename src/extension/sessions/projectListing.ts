@@ -57,11 +57,6 @@ export class ProjectListing {
     return this.list;
   }
 
-  /** The session nodes created so far. */
-  sessionNodes(): IterableIterator<SessionNode> {
-    return this.sessions.values();
-  }
-
   /** The session node created for this (resolved) file, if any. */
   knownSession(file: string): SessionNode | undefined {
     return this.sessions.get(file);

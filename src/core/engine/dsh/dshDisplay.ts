@@ -155,8 +155,3 @@ export function eventPreview(e: DshEvent, max = 140): string {
     }
   }
 }
-
-/** Whether an event is a streamed chunk (grouped into one row per run under most filters). */
-export function isChunk(e: DshEvent): boolean {
-  return e.type === 'assistant/chunk';
-}

@@ -20,6 +20,7 @@ import type { SessionEntry } from '../../formats/xcsh/schemas';
 import { entryTimestamp, messageRow } from './messageRows';
 import { estimateTokens, messageParts } from './messageView';
 import { promptLine } from './snapshot';
+import { readRange } from '../../store/fileHead';
 
 /** Bytes read from the end of the file: enough for the last screenfuls of a talkative session. */
 export const PEEK_WINDOW_BYTES = 1024 * 1024;
@@ -37,14 +38,7 @@ async function readTail(path: string, size: number, window: number): Promise<{ t
   const from = Math.max(0, size - window);
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(size - from);
-    let got = 0;
-    while (got < buf.length) {
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return { text: buf.toString('utf8', 0, got), fromStart: from === 0 };
+    return { text: (await readRange(fh, from, size)).toString('utf8'), fromStart: from === 0 };
   } finally {
     await fh.close();
   }

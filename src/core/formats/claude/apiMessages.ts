@@ -259,6 +259,3 @@ function userParts(records: readonly ClaudeRecord[], members: readonly number[])
   }
   return [...results, ...others];
 }
-
-/** Whether a record on the path is a compaction summary (the first model-visible message after a boundary). */
-export const isCompactSummary = (r: ClaudeRecord): boolean => r.type === 'user' && (r.flags & RecordFlag.CompactSummary) !== 0;

@@ -11,7 +11,6 @@ export { apiConversation, MISSING_RESULT_TEXT, NO_CONTENT, NO_CONTENT_LAST, type
 export { nthImage, RecordBodies, TranscriptChangedError, type BodyRef } from './bodies';
 export { CLAUDE_READ_ONLY_REASON, isClaudeRecord, isClaudeTranscript } from './detect';
 export { ClaudePaths, type LeafPath } from './path';
-export { readClaudeTranscript, type ClaudeTranscript, type SummaryRecord } from './read';
 export * from './records';
 export { findSubagents, type SubagentLayout, type SubagentLink } from './subagents';
 export { ClaudeTree, type InlineSidechain, type LeafRules } from './tree';

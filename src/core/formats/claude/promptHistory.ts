@@ -4,10 +4,9 @@
 // missing in older lines. A torn last line or a foreign line becomes a diagnostic naming its
 // line, never an error. Read-only, streamed. (The lines are split by the JSONL splitter the Codex
 // reader shares with its own history.jsonl.)
-import { createReadStream } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { JsonlLineSplitter } from '../codex/jsonlLines';
+import { jsonlEntries, streamJsonlFile } from '../codex/jsonlLines';
 import type { CodexDiagnostic } from '../codex/types';
 import { str } from './records';
 
@@ -50,24 +49,13 @@ export function isClaudePromptLine(v: Record<string, unknown>): boolean {
   return typeof v.display === 'string';
 }
 
-function splitterFor(out: ClaudePromptHistory): JsonlLineSplitter {
-  return new JsonlLineSplitter(
-    (v, line) => {
-      if (!isClaudePromptLine(v)) {
-        out.diagnostics.push({ line, kind: 'invalid-entry', message: 'a history line without a string `display`: skipped' });
-        return;
-      }
-      out.entries.push({ line, text: v.display as string, timestamp: timeOf(v.timestamp), project: str(v.project), sessionId: str(v.sessionId) });
-    },
-    (d) => out.diagnostics.push(d),
-  );
-}
-
 /** Reads history.jsonl (streamed). A missing file is an ENOENT error for the caller to word. */
 export async function readClaudePromptHistory(path: string = defaultClaudeHistoryPath()): Promise<ClaudePromptHistory> {
-  const out: ClaudePromptHistory = { path, entries: [], diagnostics: [] };
-  const lines = splitterFor(out);
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) lines.push(chunk as Buffer);
-  lines.finish();
-  return out;
+  const { entries, diagnostics, lines } = jsonlEntries((v, line): ClaudePromptEntry | string =>
+    isClaudePromptLine(v)
+      ? { line, text: v.display as string, timestamp: timeOf(v.timestamp), project: str(v.project), sessionId: str(v.sessionId) }
+      : 'a history line without a string `display`: skipped',
+  );
+  await streamJsonlFile(path, lines);
+  return { path, entries, diagnostics };
 }

@@ -3,9 +3,7 @@
 export * from './types';
 export { ENVELOPE_TYPES, RESPONSE_ITEM_TYPES, isCodexRollout, recordOf } from './records';
 export { loadCodexRollout, readCodexAppend, readCodexRolloutBytes } from './load';
-export { firstSessionMeta, sessionMetaOf } from './sessionMeta';
 export { contentItems, contextualTagOf, isContextualMessage, isRealUserMessage, isUserTurnBoundary, typedPrompt } from './contextual';
-export { collectUserMessages, rebuildHistory, summaryIndexOf, userMessageText, type CompactionRecipe } from './compaction';
 export { dropLastUserTurns, isApiItem, replayRollout, UNPOLICED_OUTPUT_FLAG_BYTES, type CompactionInEffect, type ReplayOptions, type ReplayResult } from './replay';
 export { ABORTED_OUTPUT, IMAGE_OMITTED_TEXT, normalizeForModel, type NormalizeOptions } from './normalize';
 export { approxTokens, truncateMiddle, truncationPolicyOf, type TruncationPolicy } from './truncation';
@@ -14,5 +12,4 @@ export { factsOfRollout, readRolloutFacts, type CodexRolloutFacts } from './fact
 export { buildForkForest, forkPoint, type ForkFacts, type ForkNode, type ForkPoint } from './forks';
 export { defaultCodexHistoryPath, parseCodexPromptHistory, readCodexPromptHistory, type CodexPromptEntry, type CodexPromptHistory } from './promptHistory';
 export { codexHomeDir, codexHomeOf, parseSessionIndex, readSessionIndex, type ThreadNames } from './sessionIndex';
-export { decodeZstRollout, zstFrameCap } from './zstRollout';
 export { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './sniffCodex';

@@ -4,6 +4,7 @@
 // (`too-large`), a value nested deeper than MAX_RECORD_DEPTH is kept out (`too-deep`), NUL bytes
 // are no JSON, and a last line without its newline that does not parse is a torn tail. Blank lines
 // are skipped, a run of them reported once.
+import { createReadStream } from 'node:fs';
 import { deeperThan, DEPTH_CHECK_MIN_BYTES, MAX_RECORD_DEPTH } from '../xcsh/depth';
 import { recordLimits } from '../xcsh/lineParser';
 import { isObj, type CodexDiagnostic, type Obj } from './types';
@@ -158,4 +159,29 @@ export class JsonlLineSplitter {
 function isBlank(buf: Uint8Array): boolean {
   for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0c) return false;
   return true;
+}
+
+/**
+ * The entries of a JSONL file's lines (pushed to `lines`, then finished): `entryOf` turns each
+ * object into an entry, or names why it is skipped (an `invalid-entry` diagnostic on its line).
+ * Entries and diagnostics come in line order.
+ */
+export function jsonlEntries<E extends object>(entryOf: (value: Obj, line: number) => E | string): { entries: E[]; diagnostics: CodexDiagnostic[]; lines: JsonlLineSplitter } {
+  const entries: E[] = [];
+  const diagnostics: CodexDiagnostic[] = [];
+  const lines = new JsonlLineSplitter(
+    (v, line) => {
+      const e = entryOf(v, line);
+      if (typeof e === 'string') diagnostics.push({ line, kind: 'invalid-entry', message: e });
+      else entries.push(e);
+    },
+    (d) => diagnostics.push(d),
+  );
+  return { entries, diagnostics, lines };
+}
+
+/** Streams a file into `lines` and finishes it. A missing file is an ENOENT error for the caller to word. */
+export async function streamJsonlFile(path: string, lines: JsonlLineSplitter): Promise<void> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) lines.push(chunk as Buffer);
+  lines.finish();
 }

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { JsonlLineSplitter } from './jsonlLines';
+import { jsonlEntries } from './jsonlLines';
 import { str, type CodexDiagnostic } from './types';
 
 export interface ThreadNames {
@@ -12,22 +12,13 @@ export interface ThreadNames {
 }
 
 export function parseSessionIndex(bytes: Uint8Array): ThreadNames {
-  const out: ThreadNames = { names: new Map(), diagnostics: [] };
-  const lines = new JsonlLineSplitter(
-    (v, line) => {
-      const id = str(v.id);
-      const name = str(v.thread_name);
-      if (id === null || name === null) {
-        out.diagnostics.push({ line, kind: 'invalid-entry', message: 'a session_index line without a string `id` and `thread_name`: skipped' });
-        return;
-      }
-      out.names.set(id, { name, updatedAt: str(v.updated_at), line });
-    },
-    (d) => out.diagnostics.push(d),
-  );
+  const { entries, diagnostics, lines } = jsonlEntries((v, line) => {
+    const [id, name] = [str(v.id), str(v.thread_name)];
+    return id === null || name === null ? 'a session_index line without a string `id` and `thread_name`: skipped' : { id, name, updatedAt: str(v.updated_at), line };
+  });
   lines.push(bytes);
   lines.finish();
-  return out;
+  return { names: new Map(entries.map(({ id, ...e }) => [id, e])), diagnostics };
 }
 
 /** The thread names of a Codex home; empty when it has no session_index.jsonl. */

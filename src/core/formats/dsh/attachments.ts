@@ -1,20 +1,19 @@
 // dsh image attachments (dsh-format.md §1): an image block points to
 // `<dsh home>/attachments/v1/objects/<hex[0:2]>/<hex>` through `attachmentId: 'sha256:<hex>'`.
 //
-// The same safety rules as the xcsh blob store: an id becomes a path only when its hash is exactly
-// 64 lowercase hex characters; the object must be a regular file (never a link: opened with
-// O_NOFOLLOW, and O_NONBLOCK so a FIFO cannot hang the read), no larger than the cap, read for
-// exactly its fstat size, and its SHA-256 must be its name. Every failure is a typed answer.
-import { createHash } from 'node:crypto';
-import { constants as fsConstants, type Stats } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+// The same safety rules as the xcsh blob store, through the same reader (store/hashedFile.ts): an
+// id becomes a path only when its hash is exactly 64 lowercase hex characters; the object must be
+// a regular file (never a link: opened with O_NOFOLLOW, and O_NONBLOCK so a FIFO cannot hang the
+// read), no larger than the cap, read for exactly its fstat size, and its SHA-256 must be its
+// name. Every failure is a typed answer.
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import { dshHome } from './paths';
+import { readHashedFile } from '../../store/hashedFile';
 
 /** Providers cap images far below this; a bigger object is no real attachment. */
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 const HASH_RE = /^[0-9a-f]{64}$/;
-const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
 
 export type DshAttachmentProblem =
   | { reason: 'invalid-id'; id: string }
@@ -47,50 +46,12 @@ function problemOf(st: Stats, maxBytes: number): DshAttachmentProblem | null {
   return null;
 }
 
-function problemOfError(e: unknown): DshAttachmentProblem {
-  const code = (e as NodeJS.ErrnoException).code ?? 'error';
-  if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'missing' };
-  if (code === 'ELOOP' || code === 'EMLINK') return { reason: 'symlink' };
-  return { reason: 'unreadable', code };
-}
-
 /** The bytes of an attachment, checked as the file comment says, or why not. Never throws. */
 export async function readDshAttachment(id: string, opts: { home?: string; maxBytes?: number } = {}): Promise<DshAttachmentRead> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
   const hex = parseAttachmentId(id);
   const path = dshAttachmentPath(id, opts.home ?? dshHome());
   if (hex === null || path === null) return { ok: false, problem: { reason: 'invalid-id', id: String(id).slice(0, 100) } };
-  try {
-    const before = problemOf(await lstat(path), maxBytes);
-    if (before) return { ok: false, problem: before };
-  } catch (e) {
-    return { ok: false, problem: problemOfError(e) };
-  }
-  let fh;
-  try {
-    fh = await open(path, OPEN_FLAGS);
-  } catch (e) {
-    return { ok: false, problem: problemOfError(e) };
-  }
-  try {
-    // fstat what was opened: the name may have been swapped since the lstat.
-    const st = await fh.stat();
-    const problem = problemOf(st, maxBytes);
-    if (problem) return { ok: false, problem };
-    const bytes = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const { bytesRead } = await fh.read(bytes, got, st.size - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    const content = bytes.subarray(0, got);
-    const actual = createHash('sha256').update(content).digest('hex');
-    if (actual !== hex) return { ok: false, problem: { reason: 'hash-mismatch', actual } };
-    return { ok: true, bytes: content, path };
-  } catch (e) {
-    return { ok: false, problem: problemOfError(e) };
-  } finally {
-    await fh.close();
-  }
+  const r = await readHashedFile(path, hex, (st) => problemOf(st, maxBytes));
+  return r.ok ? { ...r, path } : r;
 }

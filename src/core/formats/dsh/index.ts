@@ -61,7 +61,6 @@ import { loadDshFile, type DshReadOptions } from './load';
 import { eventsWithClosers, type DshEvent, type DshLog } from './types';
 
 export * from './types';
-export { parseDshHeader, DSH_FORMAT_VERSION } from './header';
 export { expandPackedRow, isPackedRowTag } from './packedRows';
 export { interruptedTurnClosers, openTurnState, TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_TEXT, NOT_STARTED_TEXT } from './closers';
 export { upgradeLegacyEvents, KNOWN_DSH_EVENT_TYPES, legacyMessageId } from './legacy';

@@ -12,14 +12,15 @@
 // its name (anything else is a corrupted or planted file). Each failure is a typed answer for that
 // one blob, never an exception: one bad blob costs one image.
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { lstat, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import type { SessionEntry } from './schemas';
 import { PRIVATE_FILE_MODE } from '../../store/privateDir';
+import { openProblemOf, readHashedFile } from '../../store/hashedFile';
 
 export const BLOB_PREFIX = 'blob:sha256:';
 const HASH_RE = /^[0-9a-f]{64}$/;
@@ -31,11 +32,6 @@ const HASH_RE = /^[0-9a-f]{64}$/;
  * limit has to sit to keep one blob from exhausting memory.
  */
 export const DEFAULT_MAX_BLOB_BYTES = 50 * 1024 * 1024;
-
-// O_NOFOLLOW closes the window between the lstat check and the open (a file swapped for a link);
-// O_NONBLOCK makes opening a FIFO return at once instead of waiting forever for a writer. Both
-// are POSIX only: on Windows the lstat check alone decides.
-const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
 
 export function defaultBlobDir(): string {
   return join(homedir(), '.xcsh', 'agent', 'blobs');
@@ -97,14 +93,6 @@ function fileTypeOf(st: Stats): string {
   if (st.isCharacterDevice()) return 'character device';
   if (st.isBlockDevice()) return 'block device';
   return 'special file';
-}
-
-function problemOfError(e: unknown): BlobProblem {
-  const code = (e as NodeJS.ErrnoException).code ?? 'error';
-  if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'missing' };
-  // what O_NOFOLLOW answers for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK)
-  if (code === 'ELOOP' || code === 'EMLINK') return { reason: 'symlink' };
-  return { reason: 'unreadable', code };
 }
 
 /** The problem an entry's own metadata shows (not followed), or null when it may be read. */
@@ -173,37 +161,7 @@ export class BlobStore {
   private async readWithin(hash: string, maxBytes: number): Promise<BlobRead> {
     // a name that is not a hash is no blob; it never reaches the file system
     if (!HASH_RE.test(hash)) return { ok: false, problem: { reason: 'missing' } };
-    const path = this.pathOf(hash);
-    const before = await this.problemOf(hash, maxBytes);
-    if (before) return { ok: false, problem: before };
-    let fh;
-    try {
-      fh = await open(path, OPEN_FLAGS);
-    } catch (e) {
-      return { ok: false, problem: problemOfError(e) };
-    }
-    try {
-      // fstat of what was opened: the name may have been swapped since the lstat
-      const st = await fh.stat();
-      const problem = problemOfStats(st, maxBytes);
-      if (problem) return { ok: false, problem };
-      // Exactly st.size bytes: never "read until end", which a device or a growing file never reaches.
-      const bytes = Buffer.allocUnsafe(st.size);
-      let got = 0;
-      while (got < st.size) {
-        const { bytesRead } = await fh.read(bytes, got, st.size - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      const content = got === st.size ? bytes : bytes.subarray(0, got);
-      const actual = sha256Hex(content);
-      if (actual !== hash) return { ok: false, problem: { reason: 'hash-mismatch', actual } };
-      return { ok: true, bytes: content };
-    } catch (e) {
-      return { ok: false, problem: problemOfError(e) };
-    } finally {
-      await fh.close().catch(() => undefined);
-    }
+    return readHashedFile(this.pathOf(hash), hash, (st) => problemOfStats(st, maxBytes));
   }
 
   /** The bytes of a valid blob; null for any problem (see read() for which). */
@@ -239,7 +197,7 @@ export class BlobStore {
     try {
       return problemOfStats(await lstat(this.pathOf(hash)), maxBytes);
     } catch (e) {
-      return problemOfError(e);
+      return openProblemOf(e);
     }
   }
 }

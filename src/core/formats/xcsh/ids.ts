@@ -3,8 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../../diagnostics';
 import type { SessionEntry } from './schemas';
 
-export const ENTRY_ID_PATTERN = /^[0-9a-f]{8}$/;
-
 /**
  * A fresh 8-hex id not in `taken`, for a NEW entry (an append); the id is added to `taken` so a
  * caller assigning many ids in a row cannot hand out the same one twice. crypto-random (not

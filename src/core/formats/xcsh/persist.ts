@@ -129,8 +129,3 @@ export async function prepareEntryForPersist<T>(entry: T, store?: BlobStore): Pr
   const externalised = store ? await externalizeImages(entry, store) : entry;
   return truncateForPersist(externalised);
 }
-
-/** The JSONL line (without `\n`) for an entry. */
-export async function serializeEntryForPersist(entry: unknown, store?: BlobStore): Promise<string> {
-  return JSON.stringify(await prepareEntryForPersist(entry, store));
-}

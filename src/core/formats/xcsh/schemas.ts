@@ -155,9 +155,6 @@ export const SessionHeaderSchema = z.looseObject({
   branchedFrom: z.string().optional(),
 });
 
-/** The oh-my-pi fixed-width first line (Part B §6). */
-export const TitleLineSchema = z.looseObject({ type: z.literal('title') });
-
 // ---------- entries (Part A taxonomy) ----------
 const base = {
   id: z.string(),
@@ -237,28 +234,8 @@ export const KnownEntrySchema = z.discriminatedUnion('type', [
 ]);
 
 // ---------- inferred types ----------
-export type TextBlock = z.infer<typeof TextBlockSchema>;
-export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
-export type ImageBlock = z.infer<typeof ImageBlockSchema>;
-export type ToolCallBlock = z.infer<typeof ToolCallBlockSchema>;
-export type ContentBlock = z.infer<typeof ContentBlockSchema>;
-export type Content = z.infer<typeof ContentSchema>;
-export type Usage = z.infer<typeof UsageSchema>;
-export type AgentMessage = z.infer<typeof AgentMessageSchema>;
-export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
-export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
-export type MessageEntry = z.infer<typeof MessageEntrySchema>;
-export type ModelChangeEntry = z.infer<typeof ModelChangeEntrySchema>;
-export type ThinkingLevelChangeEntry = z.infer<typeof ThinkingLevelChangeEntrySchema>;
 export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
-export type BranchSummaryEntry = z.infer<typeof BranchSummaryEntrySchema>;
-export type CustomEntry = z.infer<typeof CustomEntrySchema>;
-export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
-export type LabelEntry = z.infer<typeof LabelEntrySchema>;
-export type TtsrInjectionEntry = z.infer<typeof TtsrInjectionEntrySchema>;
-export type SessionInitEntry = z.infer<typeof SessionInitEntrySchema>;
-export type ModeChangeEntry = z.infer<typeof ModeChangeEntrySchema>;
 export type KnownEntry = z.infer<typeof KnownEntrySchema>;
 export type UnknownEntry = z.infer<typeof UnknownEntrySchema>;
 export type KnownEntryType = (typeof KNOWN_ENTRY_TYPES)[number];

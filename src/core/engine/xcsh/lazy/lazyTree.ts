@@ -5,6 +5,7 @@
 import type { TreeFilterMode } from '../../../tree/treeView';
 import { passesFilterFlags } from '../../../tree/treeView';
 import { computeTour, tourContains, type Tour } from '../../../tree/treeTour';
+import { pathPositions } from '../../../tree/treeState';
 import type { TreeLinks } from '../treeRows';
 import type { LazyIndexData } from './lazyIndex';
 
@@ -100,14 +101,7 @@ export class LazyTree {
 
   /** Root → position i (inclusive), as positions. */
   pathIndices(i: number): Int32Array {
-    const { depth, parent } = this.ix.tree;
-    const out = new Int32Array(depth[i]! + 1);
-    let j = i;
-    for (let k = out.length - 1; k >= 0; k--) {
-      out[k] = j;
-      j = parent[j]!;
-    }
-    return out;
+    return pathPositions(this.ix.tree, i);
   }
 
   isAncestorAt(x: number, y: number): boolean {
