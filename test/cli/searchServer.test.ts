@@ -6,15 +6,14 @@
 // in-process path; this file turns it on.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { assertCliBuilt, runCli } from '../helpers/runCli';
 import { SERVER_KEY_ENV, serverSocketPath } from '../../src/cli/searchServerPath';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const TRACE = /^session-loom: answered by the search server \(pid (\d+)\)\n/m;
 
 interface Run {
@@ -35,11 +34,11 @@ function envFor(h: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv, cwd: string = base): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
+  const r = runCli(args, { cwd, env, timeout: 120_000 });
   const m = TRACE.exec(r.stderr);
   const servedBy = m ? Number(m[1]) : null;
   if (servedBy !== null) pids.add(servedBy);
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr.replace(TRACE, ''), servedBy };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr.replace(TRACE, ''), servedBy };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -102,7 +101,7 @@ let project: string;
 let planted: string;
 
 before(() => {
-  assert.ok(existsSync(CLI), 'dist/cli.js missing: run `npm run test:cli` (it builds first)');
+  assertCliBuilt();
   base = mkdtempSync(join(tmpdir(), 'sl-server-'));
   home = join(base, 'home');
   cache = join(base, 'cache');
