@@ -263,6 +263,10 @@ export class ClaudeModel implements LocalSessionModel {
         }
       } else if (tokens.length > 0) matches = await forest.searchBits(tokens);
       return ForestRows.layout(forest, forest.shown(filter, matches), forest.onDefaultPath());
+    }).catch((e: unknown) => {
+      // (A failed search read is not kept: the next query reads again.)
+      this.#layouts.clear();
+      throw e;
     });
   }
 
