@@ -62,7 +62,8 @@ export interface SessionModel {
    */
   rawEntry?(entryId: string): Promise<unknown>;
   dispose(): void;
-  // ---- the Sessions view's branch tree (xcsh models; a dsh log has no branch tree there) ----
+  // ---- the Sessions view's branch tree (xcsh and Claude Code: the branch tree; Codex: turns as
+  // runs of their records; a dsh log has none there) ----
   /** The segments under a visible entry (null: the top): segmentsUnder(computeVisibleTree(…)) as data. */
   segments?(q: BranchQuery, under: string | null): Promise<BranchSegment[]>;
   /** A page of the entries of the run that starts at `firstId`. */

@@ -63,8 +63,8 @@ export interface SessionReader {
   countMessages(path: string): Promise<number>;
   /**
    * Whether its model lists the session's branch rows for the Sessions view (`segments`, `runEntries`).
-   * A format without them (dsh's turns, another agent's log) shows its entries in the editor; its
-   * Sessions row holds only its subagents and forks.
+   * A format without them (dsh's turns) shows its entries in the editor; its Sessions row holds
+   * only its subagents and forks.
    */
   readonly branchRowsInView: boolean;
 }
@@ -143,7 +143,7 @@ function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason:
     chooseSession: async () => null,
     open,
     countMessages: (path) => countBySummary({ open }, path),
-    branchRowsInView: false,
+    branchRowsInView: true,
   };
 }
 

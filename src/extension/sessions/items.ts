@@ -316,6 +316,8 @@ const ROLE_ICONS: Record<string, string> = {
 
 const TYPE_ICONS: Record<string, string> = {
   compaction: 'fold',
+  turn: 'comment-discussion',
+  system: 'info',
   branch_summary: 'git-merge',
   model_change: 'settings-gear',
   thinking_level_change: 'lightbulb',
@@ -369,12 +371,15 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
 export function entryTooltip(node: EntryNode, e: ViewEntry): vscode.MarkdownString {
   const label = node.row.label;
   const md = new vscode.MarkdownString();
-  const head = [`**${roleOf(e) ?? e.type}**`, `\`${node.entryId}\``];
+  const head = [`**${roleOf(e) ?? node.row.kind}**`, `\`${node.entryId}\``];
   if (label) head.push(vscode.l10n.t('label **{0}**', escapeMd(label)));
   if (node.row.isDefaultLeaf) head.push(vscode.l10n.t('default leaf'));
   md.appendMarkdown(`${head.join(' · ')}\n\n`);
   if (typeof e.timestamp === 'string') md.appendMarkdown(`${escapeMd(formatDateTime(e.timestamp, vscode.env.language))}\n\n`);
-  const body = entryText(e);
+  // Another agent's record is no xcsh entry: where its text reads shorter than the row the model
+  // made of it (a Codex payload, a Claude tool result), the row's preview says more.
+  const own = entryText(e);
+  const body = own.length >= node.row.text.length ? own : node.row.text;
   md.appendCodeblock(body.length > 600 ? `${body.slice(0, 600)}…` : body, 'text');
   return md;
 }

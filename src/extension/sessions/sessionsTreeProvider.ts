@@ -329,8 +329,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
 
   private async sessionChildren(session: SessionNode): Promise<LoomNode[]> {
     const out: LoomNode[] = session.meta.subagents.filter((m) => this.search.shows(m)).map((m) => this.listing.sessionNode(m, session));
-    // A format whose model lists no branch rows for this view (dsh's turns, Claude Code's and Codex's
-    // logs) is shown in the session editor; here only its subagents and forks.
+    // A format whose model lists no branch rows for this view (dsh's turns) is shown in the session
+    // editor; here only its subagents and forks.
     if (!sessionReader(session.meta.format).branchRowsInView) return out;
     // Shown only for a matching subagent session: its own entries do not match, so stay unread.
     if (this.searchMode.hidesEntriesOf(session.file)) return out;

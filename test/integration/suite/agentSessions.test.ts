@@ -1,17 +1,18 @@
 // Claude Code and Codex sessions in the Sessions view of the real VS Code (issue 24): the agents'
 // default folders of the fake home (test/helpers/agentHome.mjs, placed by workspace.mjs) are
 // listed as projects by the records' cwd, subagents, the compaction helper and a Codex fork nest
-// under their session, every row says which agent wrote it and that it is read-only, and a row
-// opens the session editor.
+// under their session, every row says which agent wrote it and that it is read-only, a row opens
+// the session editor, and a session expands into its branch rows (a Codex rollout: its turns),
+// whose entry rows open the editor at their entry.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
-import type { LoomNode, ProjectNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { harnessAvailable, screenshot } from './harness';
-import { activate, closeAllEditors, relistSessions, revealRow, sessionEditorTab, until } from './util';
+import type { EntryNode, LoomNode, ProjectNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
+import { frameEval, frameText, harnessAvailable, screenshot } from './harness';
+import { activate, clickRow, closeAllEditors, describeTabs, editorApp, relistSessions, revealRow, sessionEditorTab, showRow, sleep, until } from './util';
 
 interface Agents {
   claude: Record<'root' | 'spotter' | 'spotterAgent' | 'spotterCompact' | 'short' | 'two', string>;
@@ -63,8 +64,10 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
     assert.match(tip, /written by Claude Code 2\.1\.39: a Claude Code transcript, read-only \(Session Loom never writes it\)/);
     assert.match(tip, /cwd: `\/home\/USER\/projects\/spotter-worktrees\/spotter-gqc`/);
     const all = await provider().getChildren(session!);
-    // Its entries are in the editor: the row holds its subagents only, not a "No entries match" row.
-    assert.deepEqual(all.map((n) => n.kind), ['session', 'session'], `the row's children: ${all.map((n) => n.kind).join(', ')}`);
+    // Its subagents first, then its branch rows (runs and forks), as for an xcsh session.
+    const kinds = all.map((n) => n.kind);
+    assert.deepEqual(kinds.slice(0, 2), ['session', 'session'], `the row's children: ${kinds.join(', ')}`);
+    assert.ok(kinds.length > 2 && kinds.slice(2).every((k) => k === 'run' || k === 'entry'), `branch rows after the subagents: ${kinds.join(', ')}`);
     const kids = all.filter((n): n is SessionNode => n.kind === 'session');
     assert.deepEqual(kids.map((k) => k.file).sort(), [a.claude.spotterAgent, a.claude.spotterCompact].sort());
     const agentItem = provider().getTreeItem(kids.find((k) => k.file === a.claude.spotterAgent)!);
@@ -74,7 +77,7 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
     const short = ((await provider().getChildren(await project('/home/marco/projects/spotter'))) as SessionNode[]).find((s) => s.file === a.claude.short)!;
     await until(() => /\d+ msgs?\b/.test(String(provider().getTreeItem(short).description)), 'a message count on short.jsonl', 30_000);
     assert.match(String(provider().getTreeItem(short).description), /\b5 msgs\b/);
-    assert.equal(provider().getTreeItem(short).collapsibleState, vscode.TreeItemCollapsibleState.None, 'a session without subagents does not expand');
+    assert.equal(provider().getTreeItem(short).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'a session without subagents expands into its branch rows');
     // a summary written into another session's file titles this one
     const two = ((await provider().getChildren(await project('/Users/jnarowski/Dev/sourceborn/src/agent-workflows-monorepo-v2'))) as SessionNode[]).find((s) => s.file === a.claude.two)!;
     const twoLabel = provider().getTreeItem(two).label;
@@ -122,6 +125,80 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
       await until(() => sessionEditorTab(file) !== undefined, `the session editor on ${path.basename(file)}`, 30_000);
     }
     assert.equal(fs.readFileSync(a.claude.short).length, fs.statSync(a.claude.short).size);
+  });
+
+  it('expands a Claude Code and a Codex session into their branch rows; a click on an entry row opens the editor at that entry (screenshots dark and light)', async function () {
+    const a = agents();
+    await closeAllEditors();
+    const title = (n: LoomNode): string => {
+      const l = provider().getTreeItem(n).label;
+      return typeof l === 'string' ? l : (l?.label ?? '');
+    };
+    // short.jsonl: one line from the prompt to the default leaf, a run of its 7 shown records.
+    const short = (await provider().findSession(a.claude.short))!;
+    const claudeRows = await provider().getChildren(short);
+    assert.deepEqual(claudeRows.map((n) => n.kind), ['run'], `short.jsonl's rows: ${claudeRows.map((n) => n.kind).join(', ')}`);
+    const claudeRun = claudeRows[0] as RunNode;
+    assert.equal(title(claudeRun), 'mix phx.server doesnt seem to start');
+    assert.match(String(provider().getTreeItem(claudeRun).description), /7 entries · current branch/);
+    const claudeEntries = (await provider().getChildren(claudeRun)) as EntryNode[];
+    assert.equal(claudeEntries.length, 7);
+    assert.match(title(claudeEntries[1]!), /^Let me check the project structure/);
+    assert.equal((provider().getTreeItem(claudeEntries[2]!).iconPath as vscode.ThemeIcon).id, 'tools', 'an assistant line calling a tool');
+    // The Codex rollout: its fork, the records before the first turn, then a run per turn.
+    const parent = (await provider().findSession(a.codex.parent))!;
+    const codexRows = await provider().getChildren(parent);
+    assert.deepEqual(codexRows.map((n) => n.kind), ['session', 'entry', 'entry', 'run', 'run'], `the Codex rows: ${codexRows.map((n) => n.kind).join(', ')}`);
+    const turns = codexRows.filter((n): n is RunNode => n.kind === 'run');
+    assert.match(title(turns[0]!), /^Turn 1: When I load the dashboard, I see 4 queries/);
+    assert.match(String(provider().getTreeItem(turns[1]!).description), /3 entries · current branch/);
+    const turnOne = (await provider().getChildren(turns[0]!)) as EntryNode[];
+    assert.equal(turnOne[1]!.entryId, 'L8');
+
+    const cases = [
+      { file: a.claude.short, entryId: claudeEntries[1]!.entryId, text: 'Let me check the project structure' },
+      { file: a.codex.parent, entryId: 'L8', text: 'Analyzing dashboard query necessity' },
+    ];
+    if (!harnessAvailable()) {
+      for (const c of cases) {
+        await vscode.commands.executeCommand('sessionLoom.openRow', await provider().nodeForEntry(c.file, c.entryId));
+        await until(() => sessionEditorTab(c.file) !== undefined, `the session editor on ${path.basename(c.file)}`, 30_000);
+      }
+      return;
+    }
+    const view = provider().treeView!;
+    await vscode.commands.executeCommand('workbench.view.extension.sessionLoom');
+    await vscode.commands.executeCommand('workbench.actions.treeView.sessionLoom.sessions.collapseAll');
+    for (const c of cases) {
+      const node = await provider().nodeForEntry(c.file, c.entryId);
+      assert.ok(node, `entry ${c.entryId} of ${path.basename(c.file)} is in the Sessions view`);
+      await showRow(view, node as LoomNode, `.part.sidebar .monaco-list-row:has-text("${c.text}")`, { select: false, focus: false, expand: true });
+    }
+    // A theme is applied some time after the setting changes: each screenshot waits for the workbench to wear it.
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const themeBefore = workbench.inspect<string>('colorTheme')?.globalValue;
+    for (const [theme, dark] of [
+      ['Default Dark Modern', true],
+      ['Default Light Modern', false],
+    ] as const) {
+      await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      await until(async () => (await frameEval<boolean>('.monaco-workbench', "return el.classList.contains('vs-dark')")) === dark, `the workbench in ${theme}`, 20_000);
+      await sleep(300);
+      await screenshot(`sessions-agent-branch-rows-${dark ? 'dark' : 'light'}`);
+    }
+    await workbench.update('colorTheme', themeBefore, vscode.ConfigurationTarget.Global);
+    for (const c of cases) {
+      const before = fs.readFileSync(c.file);
+      const node = await provider().nodeForEntry(c.file, c.entryId);
+      const row = `.part.sidebar .monaco-list-row:has-text("${c.text}")`;
+      await showRow(view, node as LoomNode, row, { select: false, focus: false, expand: true });
+      await clickRow(row);
+      await until(() => sessionEditorTab(c.file) !== undefined, () => `the session editor on ${path.basename(c.file)} (tabs: ${describeTabs()})`, 30_000);
+      await frameText(`${editorApp(c.file)} .sl-messages[data-leaf-id="${c.entryId}"]`, { timeoutMs: 30_000 });
+      await frameText(`${editorApp(c.file)} .sl-tree-row.is-selected[data-entry-id="${c.entryId}"]`, { timeoutMs: 15_000 });
+      await screenshot(`sessions-agent-entry-click-${path.basename(c.file).slice(0, 12)}`);
+      assert.ok(fs.readFileSync(c.file).equals(before), 'the file is never written');
+    }
   });
 
   it('sessionLoom.builtInRoots turns an agent\'s folder off', async () => {

@@ -8,9 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
-import { DOUBLE_CLICK_MS } from '../../../src/extension/sessions/openGesture';
 import { click, frameText, harnessAvailable, keys, screenshot } from './harness';
-import { activate, activeTab, closeAllEditors, DEMO_SAMPLE, describeTabs, editorApp, focusIsIn, placed, revealRow, sessionEditorTab, showRow, sleep, until, webviewHasFocus } from './util';
+import { activate, activeTab, clickRow, closeAllEditors, DEMO_SAMPLE, describeTabs, editorApp, focusIsIn, placed, revealRow, sessionEditorTab, showRow, sleep, until, webviewHasFocus } from './util';
 
 const SESSION_ROW = '.part.sidebar .monaco-list-row:has-text("Add --json to report")';
 
@@ -27,29 +26,6 @@ describe('Sessions view: a click opens the session (issue 14.1)', function () {
     await provider().setSearch('');
   });
   afterEach(closeAllEditors);
-
-  /**
-   * Clicks a row of the Sessions view until the click lands: the row selected. A click whose
-   * mouse-down and mouse-up fall on different rows, the rows redrawn and moved between the two (a
-   * row's time ticking over, a message count arriving: under load the two are far apart), selects
-   * nothing and opens nothing (seen: the pointer over another row afterwards, no row selected). A
-   * user clicks again, and so does this — after the double-click time, or the second click would
-   * pin the editor.
-   */
-  async function clickRow(row: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await click(row);
-      try {
-        await frameText(`${row}[aria-selected="true"]`, { timeoutMs: 2_000 });
-        return;
-      } catch (e) {
-        if (attempt === 3) throw e;
-        console.log(`[test] click ${attempt} on ${row} selected nothing: clicking again`);
-        await screenshot(`row-click-missed-${attempt}`);
-        await sleep(DOUBLE_CLICK_MS + 100);
-      }
-    }
-  }
 
   /** Shows the demo session's row, collapsed, with nothing selected around it. */
   async function showSessionRow(): Promise<void> {

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
-import { frameEval, frameText } from './harness';
+import { DOUBLE_CLICK_MS } from '../../../src/extension/sessions/openGesture';
+import { click, frameEval, frameText, screenshot } from './harness';
 
 export const EXTENSION_ID = 'session-loom.session-loom';
 export const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -119,3 +120,26 @@ export async function closeAllEditors(): Promise<void> {
 
 /** The session editor's webview app, once it shows `file` (and is ready, unless `ready` is false). */
 export const editorApp = (file: string, ready = true): string => `#app[data-session-file="${path.basename(file)}"]${ready ? '[data-state="ready"]' : ''}`;
+
+/**
+ * Clicks a row of the Sessions view until the click lands: the row selected. A click whose
+ * mouse-down and mouse-up fall on different rows, the rows redrawn and moved between the two (a
+ * row's time ticking over, a message count arriving: under load the two are far apart), selects
+ * nothing and opens nothing (seen: the pointer over another row afterwards, no row selected). A
+ * user clicks again, and so does this — after the double-click time, or the second click would
+ * pin the editor.
+ */
+export async function clickRow(row: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await click(row);
+    try {
+      await frameText(`${row}[aria-selected="true"]`, { timeoutMs: 2_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      console.log(`[test] click ${attempt} on ${row} selected nothing: clicking again`);
+      await screenshot(`row-click-missed-${attempt}`);
+      await sleep(DOUBLE_CLICK_MS + 100);
+    }
+  }
+}

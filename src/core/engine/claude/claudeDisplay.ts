@@ -38,6 +38,20 @@ export function recordKind(r: ClaudeRecord): string {
   }
 }
 
+/**
+ * The role a Sessions row's icon is chosen by (the display message's role: a tool result, a meta
+ * text shown as custom), null for a record that is no message (its kind names it).
+ */
+export function recordRole(r: ClaudeRecord): string | null {
+  const kind = recordKind(r);
+  return kind === 'user' || kind === 'assistant' || kind === 'toolResult' || kind === 'custom' ? kind : null;
+}
+
+/** An assistant line holding a tool call (its row's icon says so). */
+export function callsTools(r: ClaudeRecord): boolean {
+  return r.type === 'assistant' && r.blocks.includes('u');
+}
+
 export function recordRow(r: ClaudeRecord, toolNames: ReadonlyMap<string, string>, label: string | null): RowDisplay {
   let text = r.preview;
   if (r.type === 'user' && r.toolResults !== null) {

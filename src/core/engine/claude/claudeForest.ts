@@ -13,7 +13,8 @@ import { readJsonlFile } from '../../formats/xcsh/jsonl';
 import { matchesSearch } from '../../tree/treeView';
 import type { TreeFilter } from '../../../protocol/messages';
 import type { TreeLinks } from '../xcsh/treeRows';
-import { recordRow, sideRow, type RowDisplay } from './claudeDisplay';
+import type { BranchRow } from '../xcsh/branchQueries';
+import { callsTools, recordKind, recordRole, recordRow, sideRow, type RowDisplay } from './claudeDisplay';
 
 /** Characters of a record's text a search looks through (a tool result of megabytes is searched in its first part). */
 const SEARCH_CHARS = 1 << 20;
@@ -95,8 +96,24 @@ export class ClaudeForest implements TreeLinks {
     return r ? recordRow(r, this.toolNames, this.labels.get(pos) ?? null) : sideRow(this.session.transcript.side[pos - this.nChain]!);
   }
 
-  timestampAt(pos: number): string | null {
-    return this.#chain(pos)?.timestamp ?? null;
+  /** A record's row, the same in the editor's tree and the Sessions view (with the latter's icon facts). */
+  row(pos: number): BranchRow {
+    const r = this.#chain(pos);
+    return {
+      entryId: this.idAt(pos),
+      ...this.display(pos),
+      timestamp: r?.timestamp ?? null,
+      // a branch tip: no prompt or answer below it (hook and bookkeeping lines after it do not count)
+      isLeaf: this.session.tree.isBranchTip(pos),
+      callsTools: r !== null && callsTools(r),
+      role: r && recordRole(r),
+    };
+  }
+
+  /** A prompt a person typed (a Sessions run is titled by its first one). */
+  isUserAt(pos: number): boolean {
+    const r = this.#chain(pos);
+    return r !== null && recordKind(r) === 'user';
   }
 
   /** The default leaf's line in the tree as shown (it comes first at each fork). */

@@ -13,11 +13,13 @@ import type { SessionFormat } from '../../formats/detect';
 import { severityOf } from '../../diagnostics';
 import { english, type Translate } from '../../l10n';
 import { tokenizeSearch } from '../../tree/treeView';
-import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeRow } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter, TreeRow } from '../../../protocol/messages';
 import { chartLeftOut, chartOf } from '../../../protocol/chartData';
 import type { SessionDocuments } from '../documents';
-import { inertImageMime, type ImageResult, type LocalSessionModel, type ModelOptions, type RefreshOutcome, type TreeParams, type TreeResult } from '../model';
+import { inertImageMime, type BranchQuery, type BranchSegment, type ImageResult, type LocalSessionModel, type ModelOptions, type RefreshOutcome, type RevealStep, type RunEntry, type TreeParams, type TreeResult } from '../model';
 import { ForestRows } from '../xcsh/treeRows';
+import { BranchQueries } from '../xcsh/branchQueries';
+import { LruMap } from '../../lruMap';
 import { CancelledError } from '../rpc';
 import { ClaudeContexts } from './claudeContext';
 import { ClaudeDocuments } from './claudeDocuments';
@@ -43,6 +45,8 @@ interface State {
   subagentFiles?: Promise<Map<string, { path: string; label: string }>>;
   bodies: RecordBodies;
   forest: ClaudeForest;
+  /** The Sessions view's branch rows, over the same layouts as the editor's tree. */
+  branches: BranchQueries;
   contexts: ClaudeContexts;
   summary: SessionSummary;
   revision: number;
@@ -51,7 +55,8 @@ interface State {
 export class ClaudeModel implements LocalSessionModel {
   readonly format = CLAUDE_FORMAT;
   #s!: State;
-  #layout: { key: string; rows: ForestRows } | undefined;
+  /** Rows laid out per filter and search (the editor's and the Sessions view's may differ). */
+  readonly #layouts = new LruMap<string, Promise<ForestRows>>(2);
   readonly #l10nT: Translate;
 
   private constructor(
@@ -110,8 +115,15 @@ export class ClaudeModel implements LocalSessionModel {
       l10nT: t10,
       revision,
     });
-    this.#s = { session, bodies, forest, contexts, summary: this.#summarize(session, usage, revision), revision };
-    this.#layout = undefined;
+    const branches = new BranchQueries({
+      defaultLeafPos: tree.defaultLeaf,
+      indexOf: (id) => forest.indexOf(id),
+      idAt: (pos) => forest.idAt(pos),
+      isUserAt: (pos) => forest.isUserAt(pos),
+      rowsAt: async (ps) => ps.map((pos) => forest.row(pos)),
+    });
+    this.#s = { session, bodies, forest, branches, contexts, summary: this.#summarize(session, usage, revision), revision };
+    this.#layouts.clear();
   }
 
   /** Row labels: a leaf's title from a `summary` record, an inline sidechain's Task description. */
@@ -232,16 +244,36 @@ export class ClaudeModel implements LocalSessionModel {
     return p >= 0 ? this.#s.session.transcript.records[p]!.uuid : null;
   }
 
+  /**
+   * The rows of a filter and a search (or the search index's `ids`, which then decide what the
+   * search shows), laid out once per query and revision, ordered by the default leaf.
+   */
+  #rows(filter: TreeFilter, search: string, ids?: readonly string[]): Promise<ForestRows> {
+    const s = this.#s;
+    const tokens = ids ? [] : tokenizeSearch(search);
+    const key = `${s.revision}\0${filter}\0${tokens.join(' ')}\0${ids ? ids.join('\n') : '-'}`;
+    return this.#layouts.getOrMake(key, async () => {
+      const forest = s.forest;
+      let matches: Uint8Array | null = null;
+      if (ids) {
+        matches = new Uint8Array(forest.n);
+        for (const id of ids) {
+          const p = forest.indexOf(id);
+          if (p !== -1) matches[p] = 1;
+        }
+      } else if (tokens.length > 0) matches = await forest.searchBits(tokens);
+      return ForestRows.layout(forest, forest.shown(filter, matches), forest.onDefaultPath());
+    }).catch((e: unknown) => {
+      // (A failed search read is not kept: the next query reads again.)
+      this.#layouts.clear();
+      throw e;
+    });
+  }
+
   async tree(p: TreeParams): Promise<TreeResult> {
     const s = this.#s;
     const forest = s.forest;
-    const key = `${s.revision}\0${p.filter}\0${p.search}`;
-    if (this.#layout?.key !== key) {
-      const tokens = tokenizeSearch(p.search);
-      const matches = tokens.length > 0 ? await forest.searchBits(tokens) : null;
-      this.#layout = { key, rows: ForestRows.layout(forest, forest.shown(p.filter, matches), forest.onDefaultPath()) };
-    }
-    const rows = this.#layout.rows;
+    const rows = await this.#rows(p.filter, p.search);
     const leafPos = s.contexts.resolveLeaf(p.leafId);
     const sel = rows.select(leafPos);
     // On the path: the records the walk of the selected leaf visits (recovered ones included),
@@ -253,13 +285,10 @@ export class ClaudeModel implements LocalSessionModel {
     const out: TreeRow[] = [];
     for (let r = p.start; r < end; r++) {
       const pos = rows.posAt(r);
+      const { callsTools: _calls, role: _role, ...row } = forest.row(pos);
       out.push({
-        entryId: forest.idAt(pos),
+        ...row,
         depth: rows.depthAt(r),
-        ...forest.display(pos),
-        timestamp: forest.timestampAt(pos),
-        // a branch tip: no prompt or answer below it (hook and bookkeeping lines after it do not count)
-        isLeaf: s.session.tree.isBranchTip(pos),
         isDefaultLeaf: pos === defaultLeaf,
         onPath: onPath.has(pos),
         forks: rows.forksAt(r),
@@ -274,6 +303,27 @@ export class ClaudeModel implements LocalSessionModel {
       focusIndex: focus === -1 ? null : rows.nearestRow(focus),
       rows: out,
     };
+  }
+
+  // The Sessions view's branch rows: its queries over the rows of its filter and search, as the editor's.
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    const s = this.#s;
+    return s.branches.segments(await this.#rows(q.filter, q.search, q.ids), under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    const s = this.#s;
+    return s.branches.runEntries(await this.#rows(q.filter, q.search, q.ids), firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    const s = this.#s;
+    return s.branches.revealPath(await this.#rows(q.filter, q.search, q.ids), entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    const s = this.#s;
+    return s.branches.searchHit(await this.#rows(q.filter, q.search, q.ids));
   }
 
   async context(leafId: string | null): Promise<ContextInfo> {

@@ -242,6 +242,16 @@ export function recordKind(rec: CodexRecord): string {
   }
 }
 
+/**
+ * A Sessions row's icon facts: the display role of a record's message (a tool call is the
+ * assistant's, calling a tool), null for a record that is no message (its kind names it).
+ */
+export function recordIconFacts(rec: CodexRecord): { role: string | null; callsTools: boolean } {
+  const kind = recordKind(rec);
+  if (kind === 'toolCall') return { role: 'assistant', callsTools: true };
+  return { role: ['user', 'assistant', 'developer', 'toolResult', 'custom'].includes(kind) ? kind : null, callsTools: false };
+}
+
 function json(v: unknown): string {
   try {
     return JSON.stringify(v) ?? '';

@@ -5,7 +5,7 @@
 // behind the band. Nothing is ever written; a refresh of a plain rollout reads only its new lines.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ChartData, ContextInfo, MessageView, SessionSummary } from '../../../protocol/messages';
+import type { ChartData, ContextInfo, MessageView, SessionSummary, TreeFilter } from '../../../protocol/messages';
 import { severityOf, type DiagnosticKind } from '../../diagnostics';
 import { CODEX_READ_ONLY_REASON, type SessionFormat } from '../../formats/detect';
 import { loadCodexRollout, readCodexAppend } from '../../formats/codex/load';
@@ -17,12 +17,12 @@ import { attributeUsage } from '../../formats/codex/usage';
 import { english, type Translate } from '../../l10n';
 import { oneLine } from '../../tree/treeView';
 import { chartLeftOut, chartOf } from '../../../protocol/chartData';
-import { inertImageMime, type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../model';
+import { inertImageMime, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry, type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../model';
 import { chartRows, computeContext, cutViews, messageViews, notRecordedSentence, type CodexLoaded, type NodeContext } from './codexContext';
 import { CodexDocuments } from './codexDocuments';
 import type { SessionDocuments } from '../documents';
-import { outlineTreeWindow } from '../outlineTree';
-import { CALL_TYPES, callToolName, dataUrlMime, recordKind, recordPreview } from './codexDisplay';
+import { OutlineBranches, OutlineRows, type OutlineVisible } from '../outlineTree';
+import { CALL_TYPES, callToolName, dataUrlMime, recordIconFacts, recordKind, recordPreview } from './codexDisplay';
 import { CodexOutline, type OutlineNode } from './codexOutline';
 import { LruMap } from '../../lruMap';
 
@@ -50,7 +50,8 @@ export class CodexModel implements LocalSessionModel {
   #revision = 0;
   #stamp = '';
   readonly #contexts = new LruMap<string, NodeContext>(CACHED_CONTEXTS);
-  #rows: { key: string; rows: number[]; hidden: number } | undefined;
+  /** The rows of the last filters and searches (the editor's and the Sessions view's may differ), and their branch rows. */
+  readonly #visible = new LruMap<string, { rows: OutlineVisible; branches?: OutlineBranches<OutlineNode> }>(2);
 
   private constructor(
     readonly path: string,
@@ -140,7 +141,7 @@ export class CodexModel implements LocalSessionModel {
       });
     }
     this.#contexts.clear();
-    this.#rows = undefined;
+    this.#visible.clear();
     this.#stamp = `${rollout.bytes}:${rollout.mtimeMs}`;
   }
 
@@ -249,9 +250,39 @@ export class CodexModel implements LocalSessionModel {
   }
 
   async tree(p: TreeParams): Promise<TreeResult> {
-    const key = `${this.#revision}\0${p.filter}\0${p.search}`;
-    if (this.#rows?.key !== key) this.#rows = { key, ...this.#outline.visibleRows(p.filter, p.search) };
-    return outlineTreeWindow(p, this.#outline, this.#rows, this.#node(p.leafId), (n) => ({ ...this.#display(n), timestamp: this.#rollout.records[n.first]!.timestamp }));
+    return this.#outlineRows(this.#shown(p.filter, p.search).rows, this.#node(p.leafId)).window(p);
+  }
+
+  /** The rows a filter and a search (or the search index's ids) show, kept for the next window. */
+  #shown(filter: TreeFilter, search: string, ids?: readonly string[]): { rows: OutlineVisible; branches?: OutlineBranches<OutlineNode> } {
+    const key = `${this.#revision}\0${filter}\0${ids ? '' : search}\0${ids ? ids.join('\n') : '-'}`;
+    return this.#visible.getOrMake(key, () => ({ rows: this.#outline.visibleRows(filter, search, ids) }));
+  }
+
+  #outlineRows(visible: OutlineVisible, leaf: OutlineNode | undefined): OutlineRows<OutlineNode> {
+    return new OutlineRows(this.#outline, visible, leaf, (n) => ({ ...this.#display(n), timestamp: this.#rollout.records[n.first]!.timestamp }));
+  }
+
+  /** The Sessions view's rows of a query: turns as runs of their records, the default leaf's turn the current one. */
+  #branches(q: BranchQuery): OutlineBranches<OutlineNode> {
+    const shown = this.#shown(q.filter, q.search, q.ids);
+    return (shown.branches ??= new OutlineBranches(this.#outlineRows(shown.rows, this.#node(null)), (n) => (n.kind === 'turn' ? { role: null, callsTools: false } : recordIconFacts(this.#outline.records[n.record]!))));
+  }
+
+  async segments(q: BranchQuery, under: string | null): Promise<BranchSegment[]> {
+    return this.#branches(q).segments(under);
+  }
+
+  async runEntries(q: BranchQuery, firstId: string, start: number, count: number): Promise<RunEntry[]> {
+    return this.#branches(q).runEntries(firstId, start, count);
+  }
+
+  async revealPath(q: BranchQuery, entryId: string): Promise<{ target: string; chain: RevealStep[] } | null> {
+    return this.#branches(q).revealPath(entryId);
+  }
+
+  async searchHit(q: BranchQuery): Promise<{ entryMatches: number }> {
+    return this.#branches(q).searchHit();
   }
 
   #context(leafId: string | null): NodeContext {

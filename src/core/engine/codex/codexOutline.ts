@@ -126,11 +126,14 @@ export class CodexOutline {
   }
 
   /**
-   * The visible rows under a filter and a search, in order. A turn row shows when it holds a
-   * visible row, or, without a search, always (except under `labelled-only`).
+   * The visible rows under a filter and a search (or the search index's `ids`, which then say what
+   * the search matched), in order. A turn row shows when it holds a visible row, or, without a
+   * search, always (except under `labelled-only`).
    */
-  visibleRows(filter: TreeFilter, search: string): { rows: number[]; hidden: number } {
-    const tokens = tokenizeSearch(search);
+  visibleRows(filter: TreeFilter, search: string, ids?: readonly string[]): { rows: number[]; hidden: number } {
+    const tokens = ids ? [] : tokenizeSearch(search);
+    const matched = ids ? new Set(ids) : null;
+    const searching = matched !== null || tokens.length > 0;
     const shown = new Uint8Array(this.nodes.length);
     let hidden = 0;
     for (let i = 0; i < this.nodes.length; i++) {
@@ -138,9 +141,10 @@ export class CodexOutline {
       let visible: boolean;
       if (n.kind === 'record') {
         visible = this.recordShown(this.records[n.record]!, filter);
-        if (visible && tokens.length > 0) visible = matchesSearch(`${this.kindOf(n)} ${this.records[n.record]!.type} ${this.text(n, 2000)}`.toLowerCase(), tokens);
+        if (visible && matched) visible = matched.has(n.id);
+        else if (visible && tokens.length > 0) visible = matchesSearch(`${this.kindOf(n)} ${this.records[n.record]!.type} ${this.text(n, 2000)}`.toLowerCase(), tokens);
         if (!visible) hidden++;
-      } else visible = tokens.length === 0 && filter !== 'labelled-only';
+      } else visible = !searching && filter !== 'labelled-only';
       if (visible) for (let k = i; k !== -1 && shown[k] === 0; k = this.nodes[k]!.parent) shown[k] = 1;
     }
     const rows: number[] = [];

@@ -50,6 +50,8 @@ export interface RevealStep {
 
 /** The rows' preview length (entryPreview(e, ROW_PREVIEW_MAX)); a view wanting fewer characters cuts it with `shortenPreview`. */
 export const ROW_PREVIEW_MAX = 140;
+/** A run row's title: its first prompt's preview cut to this length. */
+export const RUN_TITLE_MAX = 80;
 
 /**
  * A row's preview cut to `max` (≤ ROW_PREVIEW_MAX) characters: exactly entryPreview(e, max), since
@@ -65,17 +67,36 @@ function callsTools(e: ViewEntry): boolean {
   return Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'toolCall');
 }
 
-/** What the queries read besides the rows: ids, the user flag, bodies of the few entries shown. */
+/**
+ * What a row shows of an entry whatever the layout (the rest — depth, default leaf, path, fork —
+ * the queries add), with its EntryFacts' role and tool-call icon: each format's model says it of
+ * its own entries, in the words of the editor's tree rows.
+ */
+export type BranchRow = Pick<TreeRow, 'entryId' | 'kind' | 'text' | 'label' | 'timestamp' | 'isLeaf'> & Pick<EntryFacts, 'callsTools' | 'role'>;
+
+/** An xcsh entry's row (the preview ROW_PREVIEW_MAX long); `isLeaf`: no child in the tree, whatever the filter shows. */
+export function viewEntryRow(e: ViewEntry, label: string | undefined, isLeaf: boolean): BranchRow {
+  return {
+    entryId: e.id,
+    kind: roleOf(e) ?? e.type,
+    text: entryPreview(e, ROW_PREVIEW_MAX),
+    label: label ?? null,
+    timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
+    isLeaf,
+    callsTools: callsTools(e),
+    role: roleOf(e) ?? null,
+  };
+}
+
+/** What the queries read besides the rows: ids, the user flag, the rows of the few entries shown. */
 export interface BranchSource {
   readonly defaultLeafPos: number;
   indexOf(id: string): number;
   idAt(i: number): string;
-  /** The first child in the tree (none: a leaf, whatever the filter shows). */
-  firstChildAt(i: number): number;
-  /** roleOf(entry) === 'user' (a run is titled by its first user prompt). */
+  /** A person's prompt (a run is titled by its first one). */
   isUserAt(i: number): boolean;
-  labelOf(id: string): string | undefined;
-  entriesAt(positions: readonly number[]): Promise<ViewEntry[]>;
+  /** The rows of the entries at these positions, in order. */
+  rowsAt(positions: readonly number[]): Promise<BranchRow[]>;
 }
 
 /**
@@ -94,26 +115,12 @@ export class BranchQueries {
   async #facts(rows: ForestRows, at: readonly number[]): Promise<(TreeRow & EntryFacts)[]> {
     const src = this.src;
     const positions = at.map((r) => rows.posAt(r));
-    const entries = await src.entriesAt(positions);
+    const shown = await src.rowsAt(positions);
     const active = this.#activePath(rows);
     return positions.map((p, k) => {
-      const e = entries[k]!;
+      const { callsTools, role, ...row } = shown[k]!;
       const branches = rows.childCount(at[k]!);
-      return {
-        branches,
-        callsTools: callsTools(e),
-        role: roleOf(e) ?? null,
-        entryId: e.id,
-        depth: 0,
-        kind: roleOf(e) ?? e.type,
-        text: entryPreview(e, ROW_PREVIEW_MAX),
-        label: src.labelOf(e.id) ?? null,
-        timestamp: typeof e.timestamp === 'string' ? e.timestamp : null,
-        isLeaf: src.firstChildAt(p) === -1,
-        isDefaultLeaf: p === src.defaultLeafPos,
-        onPath: active(at[k]!),
-        forks: branches > 1,
-      };
+      return { branches, callsTools, role, ...row, depth: 0, isDefaultLeaf: p === src.defaultLeafPos, onPath: active(at[k]!), forks: branches > 1 };
     });
   }
 
@@ -141,8 +148,8 @@ export class BranchQueries {
           break;
         }
       }
-      const [title] = await src.entriesAt([rows.posAt(titled)]);
-      out.push({ kind: 'run', firstId: src.idAt(rows.posAt(start)), lastId: src.idAt(rows.posAt(last)), count: last - start + 1, title: title ? entryPreview(title, 80) : '', onActivePath: active(start) });
+      const [title] = await src.rowsAt([rows.posAt(titled)]);
+      out.push({ kind: 'run', firstId: src.idAt(rows.posAt(start)), lastId: src.idAt(rows.posAt(last)), count: last - start + 1, title: title ? shortenPreview(title.text, RUN_TITLE_MAX) : '', onActivePath: active(start) });
     }
     const facts = await this.#facts(rows, singles);
     let k = 0;

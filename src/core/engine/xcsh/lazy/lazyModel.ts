@@ -16,7 +16,7 @@ import { CHART_MAX_MESSAGES, chartLeftOut, chartOf } from '../../../../protocol/
 import { type ImageResult, type ModelOptions, type RefreshOutcome, type LocalSessionModel, type TreeParams, type TreeResult } from '../../model';
 import { imageIn } from '../messageRows';
 import { summarizeFacts } from '../snapshot';
-import { BranchQueries, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
+import { BranchQueries, viewEntryRow, type BranchQuery, type BranchSegment, type RevealStep, type RunEntry } from '../branchQueries';
 import { ViewFlag } from '../../../tree/treeView';
 import { ForestRows } from '../treeRows';
 import { BodyReader } from './bodyReader';
@@ -87,11 +87,10 @@ export class LazyXcshModel implements LocalSessionModel {
     const branches = new BranchQueries({
       defaultLeafPos: tree.defaultLeafPos,
       indexOf: (id) => tree.indexOf(id),
-      firstChildAt: (i) => tree.firstChildAt(i),
       idAt: (i) => tree.idAt(i),
       isUserAt: (i) => (ix.viewFlags[i]! & ViewFlag.User) !== 0,
-      labelOf: (id) => ix.labels.get(id),
-      entriesAt: async (ps) => (await bodies.read(ps)) as unknown as ViewEntry[],
+      rowsAt: async (ps) =>
+        ((await bodies.read(ps)) as unknown as ViewEntry[]).map((e, k) => viewEntryRow(e, ix.labels.get(e.id), tree.firstChildAt(ps[k]!) === -1)),
     });
     return { branches, ix, tree, bodies, contexts: new LazyContexts(ix, tree, bodies, revision), summary, revision };
   }
