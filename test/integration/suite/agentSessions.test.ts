@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EntryNode, LoomNode, ProjectNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { frameEval, frameText, harnessAvailable, screenshot } from './harness';
-import { activate, clickRow, closeAllEditors, describeTabs, editorApp, relistSessions, revealRow, sessionEditorTab, showRow, sleep, until } from './util';
+import { frameText, harnessAvailable, screenshot } from './harness';
+import { activate, clickRow, closeAllEditors, describeTabs, editorApp, relistSessions, revealRow, sessionEditorTab, showRow, until, useTheme } from './util';
 
 interface Agents {
   claude: Record<'root' | 'spotter' | 'spotterAgent' | 'spotterCompact' | 'short' | 'two', string>;
@@ -181,9 +181,7 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
       ['Default Dark Modern', true],
       ['Default Light Modern', false],
     ] as const) {
-      await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
-      await until(async () => (await frameEval<boolean>('.monaco-workbench', "return el.classList.contains('vs-dark')")) === dark, `the workbench in ${theme}`, 20_000);
-      await sleep(300);
+      await useTheme(theme);
       await screenshot(`sessions-agent-branch-rows-${dark ? 'dark' : 'light'}`);
     }
     await workbench.update('colorTheme', themeBefore, vscode.ConfigurationTarget.Global);

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { ProjectNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { frameText, harnessAvailable, screenshot } from './harness';
-import { activate, closeAllEditors, EXTENSION_ID, until, VIEW_TYPE } from './util';
+import { activate, closeAllEditors, EXTENSION_ID, until, useTheme, VIEW_TYPE } from './util';
 
 interface DshWorld {
   root: string;
@@ -94,10 +94,9 @@ describe('deepseek-harness logs (issue 10)', function () {
     const band = await frameText(`${app(w.zstd)} .sl-band`);
     assert.match(band, /1 entry not sent/);
     await screenshot('dsh-editor-compaction-dark');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-    await new Promise((r) => setTimeout(r, 800));
+    await useTheme('Default Light Modern');
     await screenshot('dsh-editor-compaction-light');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    await useTheme('Default Dark Modern');
   });
 
   it('opens a session of the dsh store from its row', async function () {

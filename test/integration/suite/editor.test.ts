@@ -11,7 +11,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EditorTiming } from '../../../src/extension/editor/editorPanel';
 import type { LoomNode } from '../../../src/extension/sessions/nodes';
 import { box, chooseMenuItem, click, drag, frameEval, frameText, harnessAvailable, keys, moveMouse, screenshot } from './harness';
-import { revealRow, until } from './util';
+import { revealRow, until, useTheme } from './util';
 import { openBigSession, openRealSession } from './editorPerf';
 
 const EXTENSION_ID = 'session-loom.session-loom';
@@ -421,22 +421,19 @@ describe('session editor', function () {
     assertSameContext(await readAllMessages(file, expected.messages.length), expected, 'gjc-03 default leaf');
     await keys('Home');
 
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-    await sleep(1500);
+    await useTheme('Default Light Modern');
     await waitForPreview(file);
     await screenshot('editor-compaction-light');
 
     // High contrast: every boundary must come from the contrast borders, not from fills.
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default High Contrast', vscode.ConfigurationTarget.Global);
-    await sleep(1500);
+    await useTheme('Default High Contrast');
     await waitForPreview(file);
     await screenshot('editor-compaction-hc');
     await click(`${app(file)} .sl-band`);
     await frameText(`${app(file)} .sl-messages .sl-msg.seg-cut`);
     await screenshot('editor-compaction-band-open-hc');
     await click(`${app(file)} .sl-band`);
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
-    await sleep(800);
+    await useTheme('Default Dark Modern');
   });
 
   it('filters and searches the branch tree with the vscode-elements controls, by keyboard', async () => {
@@ -522,13 +519,11 @@ describe('session editor', function () {
     try {
       await settle();
       shots.push(await screenshot('docs-editor-dark'));
-      await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-      await sleep(1500);
+      await useTheme('Default Light Modern');
       await waitForPreview(file);
       await settle();
       shots.push(await screenshot('docs-editor-light'));
-      await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
-      await sleep(1500);
+      await useTheme('Default Dark Modern');
       await click(`${app(file)} .sl-band`);
       await frameText(`${app(file)} .sl-messages .sl-msg.seg-cut`);
       await settle();
@@ -616,9 +611,8 @@ describe('session editor', function () {
     assert.match(grid, /MCP tools:\s*github\.search, jira\.create/);
     assert.match(grid, /Thinking:\s*high/);
     await screenshot('editor-runtime-extras-dark');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
     try {
-      await sleep(800);
+      await useTheme('Default Light Modern');
       await screenshot('editor-runtime-extras-light');
     } finally {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);

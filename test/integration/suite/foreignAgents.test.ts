@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import { openSessionModel } from '../../../src/core/engine/openModel';
 import { click, frameEval, frameText, harnessAvailable, screenshot } from './harness';
-import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until, VIEW_TYPE } from './util';
+import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until, useTheme, VIEW_TYPE } from './util';
 
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
 const CLAUDE_ID = '258c7280-ae70-4798-800f-63464d01a85d';
@@ -93,10 +93,9 @@ describe('Claude Code and Codex sessions in the editor (issue 24)', function () 
     assert.match(header, /read-only/);
     assert.doesNotMatch(header, /no header|\bcost\b/, 'no xcsh version chip, no cost (none is recorded)');
     await screenshot('claude-editor-dark');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-    await new Promise((r) => setTimeout(r, 800));
+    await useTheme('Default Light Modern');
     await screenshot('claude-editor-light');
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    await useTheme('Default Dark Modern');
   });
 
   it('a Task call links to its subagent\'s transcript: the link opens it in an editor of its own', async function () {

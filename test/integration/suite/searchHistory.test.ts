@@ -12,7 +12,7 @@ import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/history/historyView';
 import type { LoomNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { click, frameEval, frameText, harnessAvailable, moveMouse, screenshot } from './harness';
-import { activate, closeAllEditors, editorApp, revealRow, sleep, until } from './util';
+import { activate, closeAllEditors, editorApp, revealRow, sleep, until, useTheme } from './util';
 
 const sessionsRoot = () => path.join(os.homedir(), '.xcsh', 'agent', 'sessions');
 const historyDb = () => path.join(os.homedir(), '.xcsh', 'agent', 'history.db');
@@ -324,13 +324,11 @@ describe('prompt history and indexed search (issue 12)', function () {
     await moveMouse(900, 700);
     const config = vscode.workspace.getConfiguration('workbench');
     try {
-      await config.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
-      await sleep(1000);
+      await useTheme('Default Dark Modern');
       assert.ok(fs.statSync(await screenshot('history-search-dark')).size > 10_000);
       await api.history.provider.setQuery('');
       await sleep(500);
-      await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
-      await sleep(1000);
+      await useTheme('Default Light Modern');
       assert.ok(fs.statSync(await screenshot('history-days-light')).size > 10_000);
     } finally {
       await config.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import { DOUBLE_CLICK_MS } from '../../../src/extension/sessions/openGesture';
-import { click, frameEval, frameText, screenshot } from './harness';
+import { click, frameEval, frameText, harnessAvailable, screenshot } from './harness';
 
 export const EXTENSION_ID = 'session-loom.session-loom';
 export const VIEW_TYPE = 'sessionLoom.sessionEditor';
@@ -142,4 +142,20 @@ export async function clickRow(row: string): Promise<void> {
       await sleep(DOUBLE_CLICK_MS + 100);
     }
   }
+}
+
+/** The workbench's class for each theme the tests use (`.monaco-workbench`). */
+const THEME_CLASS = { 'Default Dark Modern': 'vs-dark', 'Default Light Modern': 'vs', 'Default High Contrast': 'hc-black' } as const;
+
+/**
+ * Sets the colour theme and waits until the workbench wears it (VS Code applies a theme some time
+ * after the setting changes: a screenshot taken after a fixed pause could show the old one), then
+ * a moment for the webviews to take the new variables.
+ */
+export async function useTheme(theme: keyof typeof THEME_CLASS): Promise<void> {
+  await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+  if (!harnessAvailable()) return sleep(1000);
+  const cls = THEME_CLASS[theme];
+  await until(async () => (await frameEval<boolean>('.monaco-workbench', 'return el.classList.contains(arg)', cls)) === true, `the workbench in ${theme}`, 20_000);
+  await sleep(400);
 }
