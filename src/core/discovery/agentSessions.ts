@@ -92,7 +92,6 @@ function claudeInfo(l: ClaudeListing): SessionInfo {
     format: 'claude',
     lastRecord: l.lastTimestamp,
     agentVersion: l.version,
-    summaries: l.summaries.length,
   };
   if (isSubagent) info.relation = (l.agentId ?? stem).replace(/^agent-/, '').startsWith('acompact-') ? 'compaction' : 'subagent';
   if (parentFile !== null && existsSync(parentFile)) info.parentPath = parentFile;
@@ -130,6 +129,11 @@ async function codexInfo(f: CodexRolloutFacts): Promise<SessionInfo> {
 /** The subagent files of a Claude Code session in the 2.1.x layout (a listing of one folder finds them there). */
 export function claudeSubagentFiles(info: SessionInfo): Promise<string[]> {
   return info.format === 'claude' && !info.isSubagent ? subagentsFolderFiles(info.path) : Promise.resolve([]);
+}
+
+/** Claude Code: the `summary` records a listed file holds — each may title another session of its project (spec A.10). */
+export function summaryRecords(info: SessionInfo): number {
+  return agentFacts.get(info)?.claude?.summaries.length ?? 0;
 }
 
 /** The listing row of a Claude Code transcript or Codex rollout; null when the file is neither. */

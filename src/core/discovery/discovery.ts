@@ -73,8 +73,6 @@ export interface SessionInfo {
   agentVersion?: string | null;
   /** How a nested session hangs below `parentPath`: a subagent, a compaction helper (Claude Code), a fork (Codex). */
   relation?: 'subagent' | 'compaction' | 'fork';
-  /** Claude Code: the `summary` records this file holds — each may title another session of its project (spec A.10). */
-  summaries?: number;
 }
 
 

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeCwd } from '../../core/formats/xcsh/cwd';
 import { defaultSessionRoots, isSessionFileName, readSessionInfo, type BuiltInRoots, type SessionInfo } from '../../core/discovery/discovery';
-import { claudeSubagentFiles, linkAgentSessions } from '../../core/discovery/agentSessions';
+import { claudeSubagentFiles, linkAgentSessions, summaryRecords } from '../../core/discovery/agentSessions';
 import type { SessionFormat } from '../../core/formats/detect';
 import { DSH_LOG_NAMES } from '../../core/formats/dsh/paths';
 import { listDshDatabaseSessions } from '../../core/formats/dsh/sqliteStore';
@@ -153,7 +153,7 @@ function metaOfInfo(info: SessionInfo, file: string, root: string, projectDir: s
       isSubagent: isSubagent || info.relation === 'subagent' || info.relation === 'compaction',
       agentVersion: info.agentVersion ?? undefined,
       relation: info.relation,
-      summaries: info.summaries,
+      summaries: summaryRecords(info),
     };
   }
   const version = info.version ?? undefined;
