@@ -180,6 +180,11 @@ test('ls lists Claude Code and Codex sessions by project, marked read-only by ag
   const g = json.find((x) => x.project === '/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2')!;
   assert.equal(g.subagents[h.codex.parent]![0]!.relation, 'fork');
   assert.equal(g.sessions.find((s) => s.path === h.codex.zst)!.format, 'codex');
+  // What `ls --json` prints of a Claude Code session: the listing's own facts (its summary records, the
+  // Sessions view's use) stay out of it.
+  const claudeJson = JSON.parse((await runCommand(lsCommand, ['--root', h.claude.root, '--json'])).out) as { sessions: SessionInfo[] }[];
+  const keys = new Set(claudeJson.flatMap((x) => x.sessions).map((s) => Object.keys(s).sort().join(',')));
+  assert.deepEqual([...keys], ['agentVersion,created,cwd,damaged,firstPrompt,firstUserMessage,format,id,isSubagent,lastRecord,modified,mtimeMs,parentSession,path,size,title,version']);
 });
 
 test('a Claude Code or Codex row counts the messages its model counts, not xcsh `message` entries (there are none)', async () => {
