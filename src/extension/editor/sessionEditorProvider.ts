@@ -103,12 +103,16 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       keepState: (uri, state) => this.kept.set(uri.toString(), state),
     });
     this.panels.add(editor);
-    // The editor's write actions (New Session from Here, Copy Resume Command) are hidden for a file
-    // Session Loom never writes: another agent's log, a dsh log, a damaged or too new session.
+    // The editor's write actions (New Session from Here) are hidden for a file Session Loom never
+    // writes: another agent's log, a dsh log, a damaged or too new session. Copy Resume Command is
+    // shown for what an agent can resume: a writable xcsh session, a Claude Code or Codex log.
     const noteReadOnly = (): void => {
       if (!panel.active) return;
       void document.loaded().then(
-        (l) => vscode.commands.executeCommand('setContext', 'sessionLoom.editorReadOnly', l.summary.readOnlyReason !== null),
+        (l) => {
+          void vscode.commands.executeCommand('setContext', 'sessionLoom.editorReadOnly', l.summary.readOnlyReason !== null);
+          void vscode.commands.executeCommand('setContext', 'sessionLoom.editorResumable', l.summary.readOnlyReason === null || l.summary.format === 'claude' || l.summary.format === 'codex');
+        },
         () => undefined,
       );
     };

@@ -104,7 +104,8 @@ function sessionFlags(node: SessionNode, ctx: RenderContext): string[] {
   const m = node.meta;
   if (isForeignAgent(m)) {
     // another agent's file: never `writable`, never `repairable` (Session Loom never writes it)
-    const flags = ['session', m.format, 'readOnly'];
+    // `resumable`: Copy Resume Command gives the agent's own command (core/discovery/resume.ts).
+    const flags = ['session', m.format, 'readOnly', 'resumable'];
     if (m.state === 'damaged') flags.push('damaged');
     if ((ctx.summary?.problemCount ?? 0) > 0) flags.push('problems');
     if (isLive(m.modifiedMs, ctx.now)) flags.push('live');

@@ -9,6 +9,7 @@ import { buildExportData } from '../../core/export/exportData';
 import { readExportAssets, renderExportHtml } from '../../core/export/htmlExport';
 import type { SessionModel } from '../../core/engine/model';
 import { detectFileFormat, openSessionModel, sessionReader } from '../../core/engine/openModel';
+import { resumeCommand } from '../../core/discovery/resume';
 import { forkSessionFile, ForkRefusedError } from '../../core/fork/forkSession';
 import { RewriteRefusedError } from '../../core/store/rewrite';
 import { readNameFacts, readSessionName, sessionFileStem } from '../../core/sessionName';
@@ -122,22 +123,10 @@ export async function exportHtml(provider: SessionsTreeProvider, extensionUri: v
   return target.fsPath;
 }
 
-/** The command that resumes a session: the agent the sessions root belongs to (xcsh unless ~/.omp or ~/.pi). */
-export function resumeCommand(file: string): string {
-  const parts = file.split(/[\\/]/);
-  const root = parts.find((p) => p === '.omp' || p === '.pi' || p === '.xcsh');
-  const agent = root === '.omp' ? 'omp' : root === '.pi' ? 'pi' : 'xcsh';
-  return `${agent} --resume ${shellQuote(file)}`;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 export async function copyResumeCommand(provider: SessionsTreeProvider, arg?: unknown): Promise<string | undefined> {
   const t = shareTarget(provider, arg, undefined);
   if (!t) return void prompts.error(vscode.l10n.t('Copy Resume Command: open a session or select one in the Sessions view.'));
-  const cmd = resumeCommand(t.file);
+  const cmd = await resumeCommand(t.file);
   await vscode.env.clipboard.writeText(cmd);
   void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied: {0}', cmd), 3000);
   return cmd;
@@ -171,7 +160,7 @@ export async function newSessionFromHere(provider: SessionsTreeProvider, arg?: u
   const copy = vscode.l10n.t('Copy Resume Command');
   const [forkName, sourceName] = await Promise.all([readSessionName(forked), readSessionName(t.file)]);
   void Promise.resolve(prompts.info(vscode.l10n.t('New Session from Here: wrote “{0}” ({1}); “{2}” is unchanged.', forkName, path.basename(forked), sourceName), copy)).then((c) =>
-    c === copy ? vscode.env.clipboard.writeText(resumeCommand(forked)) : undefined,
+    c === copy ? resumeCommand(forked).then((cmd) => vscode.env.clipboard.writeText(cmd)) : undefined,
   );
   return forked;
 }

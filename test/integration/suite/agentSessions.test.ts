@@ -199,6 +199,25 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
     }
   });
 
+  it("Copy Resume Command on a Claude Code row and a Codex row copies the agent's own command; their menus offer it", async () => {
+    const a = agents();
+    const cases = [
+      { file: a.claude.short, expected: 'cd /home/marco/projects/spotter && claude --resume 55604662-cf2a-4331-851a-ec234028f8ca' },
+      { file: a.codex.parent, expected: 'cd /Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2 && codex resume 01997ea4-a70d-7da3-8c20-c736db82a7c5' },
+    ];
+    for (const c of cases) {
+      const node = await provider().findSession(c.file);
+      assert.ok(node, `a row for ${c.file}`);
+      // The row's menu item shows where its `when` clause (package.json) matches the row's flags.
+      assert.match(String(provider().getTreeItem(node).contextValue), /\b(writable|resumable)\b/);
+      const before = fs.readFileSync(c.file);
+      await vscode.env.clipboard.writeText('');
+      await vscode.commands.executeCommand('sessionLoom.copyResumeCommand', node);
+      assert.equal(await vscode.env.clipboard.readText(), c.expected);
+      assert.deepEqual(fs.readFileSync(c.file), before, 'only read');
+    }
+  });
+
   it('sessionLoom.builtInRoots turns an agent\'s folder off', async () => {
     await vscode.workspace.getConfiguration('sessionLoom').update('builtInRoots', { claude: false }, vscode.ConfigurationTarget.Global);
     await relistSessions(api);
