@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { loadSessionFile } from '../src/core/formats/xcsh/load';
 import { buildTreeIndex } from '../src/core/tree/tree';
-import { buildSessionContext } from '../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../test/reference/context';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

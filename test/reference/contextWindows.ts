@@ -4,7 +4,8 @@
 // per leaf and cached), windows of its messages and of the entries its compaction cut, and
 // `locate` for scroll anchors. Windows are what keep a 100k-entry session responsive: the
 // webview never holds more than a few pages of messages.
-import { buildSessionContext, entryToMessage, runtimeExtrasView, type SessionContext } from '../../src/core/formats/xcsh/context';
+import { entryToMessage, runtimeExtrasView } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext, type SessionContext } from './context';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import type { ContextInfo, MessageView } from '../../src/protocol/messages';
 import { estimateTokens, messageParts } from '../../src/core/engine/xcsh/messageView';

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, posix } from 'node:path';
 import { resolveImageData, type BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { buildSessionContext, type SessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext, type SessionContext } from './context';
 import { encodeCwd } from '../../src/core/formats/xcsh/cwd';
 import { diagnosticLines, type DiagnosticKind } from '../../src/core/diagnostics';
 import { generateEntryId } from '../../src/core/formats/xcsh/ids';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { buildSessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../reference/context';
 import { ContextWindows } from '../reference/contextWindows';
 import { loadSnapshot } from '../reference/snapshot';
 import { flattenTree, treeRows } from '../reference/treeRows';
