@@ -6,7 +6,8 @@ import { buildSessionContext, type SessionContext } from './context';
 import type { Diagnostic } from '../../src/core/diagnostics';
 import { loadSessionFile, loadSessionFromText, type LoadedSession } from '../../src/core/formats/xcsh/load';
 import { computeSessionStats, extendSessionStats, type SessionStats } from '../../src/core/formats/xcsh/stats';
-import { planTail, readTail, statOrNull } from '../../src/core/formats/xcsh/tail';
+import { planTail } from '../../src/core/formats/xcsh/tail';
+import { readTail, statOrNull } from './tail';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
 
 export interface SessionDocument {
