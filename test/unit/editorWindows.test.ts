@@ -13,7 +13,8 @@ import { flattenTree, treeRows } from '../reference/treeRows';
 import { Requests } from '../../src/protocol/messages';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
-import { computeVisibleTree, nearestVisible, tokenizeSearch, treeSourceFromIndex, TREE_FILTER_MODES, type TreeFilterMode } from '../../src/core/tree/treeView';
+import { tokenizeSearch, TREE_FILTER_MODES, type TreeFilterMode } from '../../src/core/tree/treeView';
+import { computeVisibleTree, nearestVisible, treeSourceFromIndex } from '../reference/treeView';
 import { FIXTURE_EXPECTATIONS } from '../cli/fixture-expectations';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 
