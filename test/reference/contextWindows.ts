@@ -80,7 +80,8 @@ export class ContextWindows {
       const cid = ctx.compaction.id;
       keptEnd = 1;
       // Kept messages come from ancestors of the compaction entry; later ones descend from it.
-      while (keptEnd < n && index.isAncestor(ctx.messageSources[keptEnd]!, cid)) keptEnd++;
+      const onPath = new Set(index.pathIndices(cid));
+      while (keptEnd < n && onPath.has(index.indexOf(ctx.messageSources[keptEnd]!))) keptEnd++;
       const c = index.get(cid) as (SessionEntry & { tokensBefore?: unknown }) | undefined;
       compaction = {
         id: cid,
