@@ -13,11 +13,12 @@
 import { readFileSync } from 'node:fs';
 import { loadSessionFile } from '../src/core/formats/xcsh/load';
 import { buildTreeIndex } from '../src/core/tree/tree';
-import { buildSessionContext } from '../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../test/reference/context';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { LazyXcshModel } from '../src/core/engine/xcsh/lazy/lazyModel';
+import { deepestLeaf } from '../test/reference/treeQueries';
 
 const [mode, file, repsArg] = process.argv.slice(2);
 const reps = Number(repsArg ?? '1');
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
       const loaded = await loadSessionFile(file!);
       const tree = buildTreeIndex(loaded.entries, loaded.entryLines);
       times.push(performance.now() - t);
-      const leaf = tree.deepestLeaf();
+      const leaf = deepestLeaf(tree);
       const ctxTimes: number[] = [];
       const c0 = performance.now();
       let ctx = buildSessionContext(loaded.entries, leaf, tree);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { SessionStorage, StorageFaults } from '../../src/core/store/storage';
+import type { SessionStorage, StorageFaults } from '../reference/storage';
 
 export interface StorageFixture {
   storage: SessionStorage;

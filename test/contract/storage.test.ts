@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSessionStorage } from '../../src/core/store/fileStorage';
-import { MemorySessionStorage } from '../../src/core/store/memoryStorage';
+import { FileSessionStorage } from '../reference/fileStorage';
+import { MemorySessionStorage } from '../reference/memoryStorage';
 import { runStorageContract } from './storage.contract';
 
 runStorageContract('FileSessionStorage', (faults) => {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSqliteWasm } from '../../src/core/store/sqliteWasm';
-import { encodeSourceEventSeqs } from '../../src/core/formats/dsh/varint';
+import { encodeSourceEventSeqs } from '../reference/dshVarint';
 import { fixture } from './fixtures';
 
 export const DSH_FIXTURES = [

@@ -5,7 +5,7 @@
 // and a dsh SQLite store beside them for the `sessionLoom.dshStores` setting.
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dshLogPath } from '../../src/core/formats/dsh/paths';
+import { dshLogPath } from '../reference/dshPaths';
 import { dshFixtureText, storeSessionOf, writeDshStore, zstdLogOf } from './dshBuild';
 
 export const DSH_CWD = '/work/dsh-demo';

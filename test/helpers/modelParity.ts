@@ -10,6 +10,7 @@ import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
 import type { BranchQuery, BranchSegment, SessionModel, TreeParams } from '../../src/core/engine/model';
 import type { TreeFilter } from '../../src/protocol/messages';
 import type { XcshModel } from '../reference/xcshModel';
+import { deepestLeaf } from '../reference/treeQueries';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user-only', 'labelled-only', 'all'];
 
@@ -110,7 +111,7 @@ export function probeIds(eager: XcshModel, count = 8): string[] {
   const index = eager.snapshot.index;
   const leaves = index.leaves();
   const ids = new Set<string>([...leaves.slice(0, 3), ...leaves.slice(-3)]);
-  const deepest = index.deepestLeaf();
+  const deepest = deepestLeaf(index);
   if (deepest) ids.add(deepest);
   const entries = index.entries;
   for (let k = 1; k < count; k++) {

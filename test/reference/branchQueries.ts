@@ -5,7 +5,8 @@
 // segments, runEntries, revealPath and searchHit are checked against it (test/unit/lazyModel.test.ts),
 // and it against the Sessions view's own computeVisibleTree/segmentsUnder (test/unit/branchQueries.test.ts).
 import type { TreeRow } from '../../src/protocol/messages';
-import { entryPreview, roleOf, tokenizeSearch, visibleForest, type ForestSource, type ViewEntry, type VisibleForest } from '../../src/core/tree/treeView';
+import { entryPreview, roleOf, tokenizeSearch, type ViewEntry } from '../../src/core/tree/treeView';
+import { visibleForest, type ForestSource, type VisibleForest } from './treeView';
 import { ROW_PREVIEW_MAX, type BranchQuery, type BranchSegment, type EntryFacts, type RevealStep, type RunEntry } from '../../src/core/engine/xcsh/branchQueries';
 
 function callsTools(e: ViewEntry): boolean {

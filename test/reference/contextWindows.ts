@@ -4,7 +4,8 @@
 // per leaf and cached), windows of its messages and of the entries its compaction cut, and
 // `locate` for scroll anchors. Windows are what keep a 100k-entry session responsive: the
 // webview never holds more than a few pages of messages.
-import { buildSessionContext, entryToMessage, runtimeExtrasView, type SessionContext } from '../../src/core/formats/xcsh/context';
+import { entryToMessage, runtimeExtrasView } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext, type SessionContext } from './context';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import type { ContextInfo, MessageView } from '../../src/protocol/messages';
 import { estimateTokens, messageParts } from '../../src/core/engine/xcsh/messageView';
@@ -79,7 +80,8 @@ export class ContextWindows {
       const cid = ctx.compaction.id;
       keptEnd = 1;
       // Kept messages come from ancestors of the compaction entry; later ones descend from it.
-      while (keptEnd < n && index.isAncestor(ctx.messageSources[keptEnd]!, cid)) keptEnd++;
+      const onPath = new Set(index.pathIndices(cid));
+      while (keptEnd < n && onPath.has(index.indexOf(ctx.messageSources[keptEnd]!))) keptEnd++;
       const c = index.get(cid) as (SessionEntry & { tokensBefore?: unknown }) | undefined;
       compaction = {
         id: cid,

@@ -2,11 +2,12 @@
 // loaded file plus its tree index, with every diagnostic (reader,
 // loader, tree) in one list sorted by line. This is what the CLI and the extension work with.
 import type { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { buildSessionContext, type SessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext, type SessionContext } from './context';
 import type { Diagnostic } from '../../src/core/diagnostics';
 import { loadSessionFile, loadSessionFromText, type LoadedSession } from '../../src/core/formats/xcsh/load';
 import { computeSessionStats, extendSessionStats, type SessionStats } from '../../src/core/formats/xcsh/stats';
-import { planTail, readTail, statOrNull } from '../../src/core/formats/xcsh/tail';
+import { planTail } from '../../src/core/formats/xcsh/tail';
+import { readTail, statOrNull } from './tail';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
 
 export interface SessionDocument {

@@ -8,7 +8,7 @@
 // The layout never depends on the selection (issue 14): which branch continues a line is decided
 // by the session's default leaf, as in the Sessions view, so selecting an entry on another branch
 // only highlights its path.
-import { visibleForest, type ForestSource } from '../../src/core/tree/treeView';
+import { visibleForest, type ForestSource } from './treeView';
 import type { TreeFilter } from '../../src/protocol/messages';
 
 /** The rows of a filter and search: independent of the selected leaf. */

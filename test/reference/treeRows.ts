@@ -1,6 +1,7 @@
 // The reference (test-only, issue 23): the whole-file model's tree rows over its TreeIndex.
 import type { TreeIndex } from '../../src/core/tree/tree';
-import { entryPreview, forestSourceOfIndex, roleOf, tokenizeSearch, type ViewEntry } from '../../src/core/tree/treeView';
+import { entryPreview, roleOf, tokenizeSearch, type ViewEntry } from '../../src/core/tree/treeView';
+import { forestSourceOfIndex } from './treeView';
 import type { TreeFilter, TreeRow } from '../../src/protocol/messages';
 import { layoutForest, selectLeafIn, type ForestLayout, type LeafSelection } from './forestLayout';
 

@@ -15,7 +15,8 @@ import { ContextWindows } from './contextWindows';
 import { snapshotOfDocument, type SessionSnapshot } from './snapshot';
 import type { BranchQuery, BranchSegment, RevealStep, RunEntry } from '../../src/core/engine/xcsh/branchQueries';
 import { BranchQueries } from './branchQueries';
-import { forestSourceOfIndex, roleOf, type ViewEntry } from '../../src/core/tree/treeView';
+import { roleOf, type ViewEntry } from '../../src/core/tree/treeView';
+import { forestSourceOfIndex } from './treeView';
 import { rowOfEntry, selectLeafIn } from './forestLayout';
 import { layoutTree, treeRows, type FlatTree, type TreeLayout } from './treeRows';
 

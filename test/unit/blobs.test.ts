@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BlobStore, defaultBlobDir, describeBlobProblem, findBlobRefs, isBlobRef, parseBlobRef, resolveImageData, sha256Hex } from '../../src/core/formats/xcsh/blobs';
 import { severityOf } from '../../src/core/diagnostics';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { SessionManager } from '../../src/core/formats/xcsh/manager';
+import { SessionManager } from '../reference/manager';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 
 const store = () => new BlobStore(join(mkdtempSync(join(tmpdir(), 'loom-blobs-')), 'blobs'));

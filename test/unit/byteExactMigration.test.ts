@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadSessionFile, loadSessionFromText, type LoadedSession } from '../../src/core/formats/xcsh/load';
-import { SessionManager } from '../../src/core/formats/xcsh/manager';
+import { SessionManager } from '../reference/manager';
 import { rewriteHeaderLine, rewriteSessionFile } from '../../src/core/store/rewrite';
 import { uneditableRecords, UnsafeRecordEditError } from '../../src/core/store/recordRewrite';
 import { fixtureFiles } from '../helpers/fixtures';

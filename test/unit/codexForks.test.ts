@@ -3,7 +3,8 @@
 // No collected rollout is a fork: these are synthetic chains of files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildForkForest, forkPoint, loadCodexRollout, readRolloutFacts, replayRollout, type ForkNode, type CodexRolloutFacts } from '../../src/core/formats/codex/index';
+import { buildForkForest, loadCodexRollout, readRolloutFacts, replayRollout, type ForkNode, type CodexRolloutFacts } from '../../src/core/formats/codex/index';
+import { forkPoint } from '../reference/codexForks';
 import { assistant, meta, reasoning, rolloutText, tempDir, turnContext, user, writeRollout } from '../helpers/codexBuild';
 
 type Obj = Record<string, unknown>;

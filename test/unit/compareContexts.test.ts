@@ -9,6 +9,7 @@ import { openSessionModel } from '../../src/core/engine/openModel';
 import { forkSessionFile } from '../../src/core/fork/forkSession';
 import { openSessionDocument } from '../reference/document';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
+import { pathToRoot } from '../reference/treeQueries';
 
 const DEMO = join(REPO_ROOT, 'samples', 'sessions', '--demo-project--', '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');
 
@@ -77,7 +78,7 @@ test('a compaction on one side only is where that side diverges (its summary com
   const f = fixture('upstream-full', 'pi-before-compaction.jsonl');
   const doc = await openSessionDocument(f);
   const withCompaction = doc.tree.defaultLeafId!;
-  const before = doc.tree.pathToRoot(withCompaction).find((e) => e.type === 'compaction')!;
+  const before = pathToRoot(doc.tree, withCompaction).find((e) => e.type === 'compaction')!;
   const model = await openSessionModel(f);
   const left = await loadSide(model, before.id);
   const right = await loadSide(model, withCompaction);

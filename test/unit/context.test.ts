@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../reference/context';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { buildSessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../reference/context';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { XcshModel } from '../reference/xcshModel';
 import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSessionRoots, describeSkipped, findMostRecentSession, getRecentSessions, groupByProject, idFromFileName, list, listAll, listAllWithSkipped, readSessionInfo } from '../../src/core/discovery/discovery';
+import { defaultSessionRoots, describeSkipped, groupByProject, idFromFileName, listAllWithSkipped, readSessionInfo } from '../../src/core/discovery/discovery';
+import { findMostRecentSession, getRecentSessions, list, listAll } from '../reference/discovery';
 import { makeFolderBeyondPathMax, removeDeepTree } from '../helpers/deepPath';
 
 function session(file: string, header: Record<string, unknown>, entries: unknown[], ageSec = 0): void {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleDshLog, readDshLog } from '../../src/core/formats/dsh/load';
 import { readRawLogFile } from '../../src/core/formats/dsh/rawLog';
-import { dshLogPath } from '../../src/core/formats/dsh/paths';
+import { dshLogPath } from '../reference/dshPaths';
 import { DSH_FIXTURES, dshFixtureText, zstdLogFrames } from '../helpers/dshBuild';
 import { readInChild, RSS_CEILING_MB } from '../helpers/dshChild';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { dshHome, dshLogPath, dshSessionsRoot, encodeSegment, projectKey } from '../../src/core/formats/dsh/index';
+import { dshHome, dshSessionsRoot } from '../../src/core/formats/dsh/index';
+import { dshLogPath, encodeSegment, projectKey } from '../reference/dshPaths';
 
 test('projectKey: the three examples of dsh-format.md §1', () => {
   assert.equal(projectKey('/Users/qyj/work/deepseek-harness'), '--Users-qyj-work-deepseek-harness--');

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeSourceEventSeqs, encodeSourceEventSeqs } from '../../src/core/formats/dsh/varint';
+import { decodeSourceEventSeqs } from '../../src/core/formats/dsh/varint';
+import { encodeSourceEventSeqs } from '../reference/dshVarint';
 
 test('source_event_seqs: unsigned LEB128 first seq, then ZigZag deltas (vectors worked out by hand from dsh-format.md §3)', () => {
   // [19, 20, 4] (the compaction fixture's summary): 19 → 13; +1 → zigzag 2 → 02; −16 → zigzag 31 → 1f

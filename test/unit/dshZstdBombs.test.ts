@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dshFixtureText, storeSessionOf, writeDshStore, zstdFrame } from '../helpers/dshBuild';
-import { dshLogPath } from '../../src/core/formats/dsh/paths';
+import { dshLogPath } from '../reference/dshPaths';
 import { readInChild, RSS_CEILING_MB } from '../helpers/dshChild';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'loom-bomb-'));

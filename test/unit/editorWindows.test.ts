@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { buildSessionContext } from '../../src/core/formats/xcsh/context';
+import { buildSessionContext } from '../reference/context';
 import { ContextWindows } from '../reference/contextWindows';
 import { loadSnapshot } from '../reference/snapshot';
 import { flattenTree, treeRows } from '../reference/treeRows';
 import { Requests } from '../../src/protocol/messages';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
-import { computeVisibleTree, nearestVisible, tokenizeSearch, treeSourceFromIndex, TREE_FILTER_MODES, type TreeFilterMode } from '../../src/core/tree/treeView';
+import { tokenizeSearch, TREE_FILTER_MODES, type TreeFilterMode } from '../../src/core/tree/treeView';
+import { computeVisibleTree, nearestVisible, treeSourceFromIndex } from '../reference/treeView';
 import { FIXTURE_EXPECTATIONS } from '../cli/fixture-expectations';
 import { REPO_ROOT, fixture } from '../helpers/fixtures';
 

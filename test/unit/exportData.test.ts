@@ -12,6 +12,7 @@ import { allMessages } from '../../src/core/export/contextMarkdown';
 import { openSessionModel } from '../../src/core/engine/openModel';
 import { openSessionDocument } from '../reference/document';
 import { fixture, REPO_ROOT } from '../helpers/fixtures';
+import { pathToRoot } from '../reference/treeQueries';
 
 const DEMO = join(REPO_ROOT, 'samples', 'sessions', '--demo-project--', '2026-03-01T09-00-00-000Z_5d1e0c0ffee00001.jsonl');
 const XSS = join(REPO_ROOT, 'samples', 'sessions', '--demo-xss--', '2026-03-02T10-00-00-000Z_5d1e0c0ffee0dead.jsonl');
@@ -62,7 +63,7 @@ test('a branch export holds the path to the leaf only, flattened to one line', a
   const doc = await openSessionDocument(DEMO);
   const leaf = doc.tree.leaves().find((l) => l !== doc.tree.defaultLeafId)!;
   const data = await buildExportData(model, { leafId: leaf, scope: 'branch' });
-  assert.deepEqual(data.trees.all.map((r) => r.entryId), doc.tree.pathToRoot(leaf).map((e) => e.id));
+  assert.deepEqual(data.trees.all.map((r) => r.entryId), pathToRoot(doc.tree, leaf).map((e) => e.id));
   assert.ok(data.trees.all.every((r) => r.depth === 0));
   assert.equal(data.selectLeafId, leaf);
   model.dispose();

@@ -11,6 +11,7 @@ import { openSessionDocument } from '../reference/document';
 import { severityOf } from '../../src/core/diagnostics';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture } from '../helpers/fixtures';
+import { pathToRoot } from '../reference/treeQueries';
 
 const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'sl-fork-'));
@@ -131,7 +132,7 @@ test('a fork of a legacy v1 session is migrated first and carries exactly the id
   assert.equal(fork.changed, null, 'nothing left to migrate in the fork');
   assert.deepEqual(
     fork.entries.map((e) => e.id),
-    shown.tree.pathToRoot(leaf).map((e) => e.id),
+    pathToRoot(shown.tree, leaf).map((e) => e.id),
   );
   assert.ok(fork.entries.length > 100, 'the history is forked, not an empty session');
   const forkDoc = await openSessionDocument(r.path);

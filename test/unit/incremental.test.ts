@@ -13,6 +13,7 @@ import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { buildTreeIndex, type TreeIndex } from '../../src/core/tree/tree';
 import { deepRecord, gluedTornLine, junkLines, prettyRecord, tornThenCompleteLine } from '../helpers/damage';
 import { fixtureFiles } from '../helpers/fixtures';
+import { commonAncestor, deepestLeaf, isAncestor, isShadowed, leavesContaining, pathToRoot } from '../reference/treeQueries';
 
 const dir = mkdtempSync(join(tmpdir(), 'loom-incr-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -31,10 +32,10 @@ function observeTree(t: TreeIndex): unknown {
     labels: [...t.labels],
     diagnostics: [...t.diagnostics],
     leaves,
-    deepestLeaf: t.deepestLeaf(),
+    deepestLeaf: deepestLeaf(t),
     kinds: [...t.kinds],
     byId: [...t.byId.keys()].map((k) => [k, t.byId.get(k)]),
-    shadowed: t.entries.map((_, i) => t.isShadowed(i)),
+    shadowed: t.entries.map((_, i) => isShadowed(t, i)),
     perId: ids.map((id) => ({
       id,
       has: t.has(id),
@@ -44,11 +45,11 @@ function observeTree(t: TreeIndex): unknown {
       lineOf: t.lineOf(id),
       children: t.children(id).map((e) => (e as { id?: unknown }).id),
       path: [...t.pathIndices(id)],
-      pathToRoot: t.pathToRoot(id).length,
-      leavesContaining: t.leavesContaining(id),
-      isAncestorOfFirstLeaf: leaves.length > 0 ? t.isAncestor(id, leaves[0]!) : null,
-      isAncestorOfLastLeaf: leaves.length > 0 ? t.isAncestor(id, leaves[leaves.length - 1]!) : null,
-      commonWithLastLeaf: leaves.length > 0 ? t.commonAncestor(id, leaves[leaves.length - 1]!) : null,
+      pathToRoot: pathToRoot(t, id).length,
+      leavesContaining: leavesContaining(t, id),
+      isAncestorOfFirstLeaf: leaves.length > 0 ? isAncestor(t, id, leaves[0]!) : null,
+      isAncestorOfLastLeaf: leaves.length > 0 ? isAncestor(t, id, leaves[leaves.length - 1]!) : null,
+      commonWithLastLeaf: leaves.length > 0 ? commonAncestor(t, id, leaves[leaves.length - 1]!) : null,
     })),
   };
 }

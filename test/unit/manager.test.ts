@@ -4,10 +4,10 @@ import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync, exis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
-import { SessionManager, SessionFileError } from '../../src/core/formats/xcsh/manager';
-import { MemorySessionStorage } from '../../src/core/store/memoryStorage';
-import { FileSessionStorage } from '../../src/core/store/fileStorage';
-import type { SessionStorage } from '../../src/core/store/storage';
+import { SessionManager, SessionFileError } from '../reference/manager';
+import { MemorySessionStorage } from '../reference/memoryStorage';
+import { FileSessionStorage } from '../reference/fileStorage';
+import type { SessionStorage } from '../reference/storage';
 import { fixture } from '../helpers/fixtures';
 
 const user = (text: string) => ({ role: 'user', content: text, timestamp: 1 });

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { readJsonlFile, readJsonlPrefix, parseJsonlLenient } from '../../src/core/formats/xcsh/jsonl';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { BlobStore } from '../../src/core/formats/xcsh/blobs';
-import { FileSessionStorage } from '../../src/core/store/fileStorage';
+import { FileSessionStorage } from '../reference/fileStorage';
 import { fixtureFiles } from '../helpers/fixtures';
 
 const hash = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidHeader, validateEntry, entryIs, type SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { entryIs, type SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { isValidHeader, validateEntry } from '../reference/schemas';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import { fixture } from '../helpers/fixtures';
 

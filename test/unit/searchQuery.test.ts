@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeQuery, ftsMatchExpression, matchRanges, parseSearchQuery, textCheck, textWords } from '../../src/core/search/queryLanguage';
+import { ftsMatchExpression, matchRanges, parseSearchQuery, textCheck, textWords } from '../../src/core/search/queryLanguage';
+import { describeQuery } from '../reference/queryLanguage';
 import { entrySearchFields } from '../../src/core/search/searchText';
 import { makeSnippet, markSnippet } from '../../src/core/search/snippet';
 

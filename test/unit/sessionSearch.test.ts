@@ -1,20 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  branchTokens,
-  isSearchMatch,
-  matchSummary,
-  scanOrder,
-  searchEmptyText,
-  searchSession,
-  searchStatusText,
-  sessionShown,
-  titleMatches,
-  type SessionSearchHit,
-} from '../../src/core/discovery/sessionSearch';
+import { branchTokens, isSearchMatch, matchSummary, scanOrder, searchEmptyText, searchStatusText, sessionShown, titleMatches, type SessionSearchHit } from '../../src/core/discovery/sessionSearch';
+import { searchSession } from '../reference/treeView';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
-import { segmentsUnder, tokenizeSearch, treeSourceFromIndex, type ViewEntry } from '../../src/core/tree/treeView';
+import { tokenizeSearch, type ViewEntry } from '../../src/core/tree/treeView';
+import { segmentsUnder, treeSourceFromIndex } from '../reference/treeView';
 
 const msg = (id: string, parentId: string | null, role: string, text: string): ViewEntry => ({
   type: 'message',

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { commonAncestor, deepestLeaf, isAncestor, isShadowed, leavesContaining, pathToRoot } from '../reference/treeQueries';
 
 const ts = '2026-02-16T10:20:30.000Z';
 function msg(id: string, parentId: string | null, role = 'user', extra: Record<string, unknown> = {}): SessionEntry {
@@ -36,7 +37,7 @@ test('byId, roots in file order, children in file order, default leaf = last ent
 test('default leaf is the last entry in file order even when it is not the deepest', () => {
   const t = buildTreeIndex([msg('a', null), msg('b', 'a'), msg('c', 'b'), msg('x', 'a')]);
   assert.equal(t.defaultLeafId, 'x');
-  assert.equal(t.deepestLeaf(), 'c');
+  assert.equal(deepestLeaf(t), 'c');
 });
 
 test('empty entries: no leaf, no roots', () => {
@@ -44,7 +45,7 @@ test('empty entries: no leaf, no roots', () => {
   assert.equal(t.defaultLeafId, null);
   assert.deepEqual(t.roots, []);
   assert.deepEqual(t.leaves(), []);
-  assert.equal(t.deepestLeaf(), null);
+  assert.equal(deepestLeaf(t), null);
 });
 
 test('depth, parentOf, pathToRoot (root first)', () => {
@@ -55,8 +56,8 @@ test('depth, parentOf, pathToRoot (root first)', () => {
   assert.equal(t.depth('nope'), -1);
   assert.equal(t.parentOf('g'), 'e');
   assert.equal(t.parentOf('a'), null);
-  assert.deepEqual(t.pathToRoot('g').map((e) => e.id), ['a', 'b', 'e', 'g']);
-  assert.deepEqual(t.pathToRoot('nope'), []);
+  assert.deepEqual(pathToRoot(t, 'g').map((e) => e.id), ['a', 'b', 'e', 'g']);
+  assert.deepEqual(pathToRoot(t, 'nope'), []);
 });
 
 test('parent given after the child in file order still links', () => {
@@ -69,18 +70,18 @@ test('parent given after the child in file order still links', () => {
 test('leaves, leavesContaining, commonAncestor, isAncestor', () => {
   const t = buildTreeIndex(sample());
   assert.deepEqual(t.leaves(), ['d', 'f', 'g', 'r']);
-  assert.deepEqual(t.leavesContaining('b'), ['d', 'f', 'g']);
-  assert.deepEqual(t.leavesContaining('e'), ['f', 'g']);
-  assert.deepEqual(t.leavesContaining('d'), ['d']);
-  assert.deepEqual(t.leavesContaining('r'), ['r']);
-  assert.deepEqual(t.leavesContaining('missing'), []);
-  assert.equal(t.commonAncestor('d', 'g'), 'b');
-  assert.equal(t.commonAncestor('f', 'g'), 'e');
-  assert.equal(t.commonAncestor('e', 'g'), 'e');
-  assert.equal(t.commonAncestor('d', 'r'), null);
-  assert.equal(t.isAncestor('b', 'g'), true);
-  assert.equal(t.isAncestor('c', 'g'), false);
-  assert.equal(t.isAncestor('g', 'g'), true);
+  assert.deepEqual(leavesContaining(t, 'b'), ['d', 'f', 'g']);
+  assert.deepEqual(leavesContaining(t, 'e'), ['f', 'g']);
+  assert.deepEqual(leavesContaining(t, 'd'), ['d']);
+  assert.deepEqual(leavesContaining(t, 'r'), ['r']);
+  assert.deepEqual(leavesContaining(t, 'missing'), []);
+  assert.equal(commonAncestor(t, 'd', 'g'), 'b');
+  assert.equal(commonAncestor(t, 'f', 'g'), 'e');
+  assert.equal(commonAncestor(t, 'e', 'g'), 'e');
+  assert.equal(commonAncestor(t, 'd', 'r'), null);
+  assert.equal(isAncestor(t, 'b', 'g'), true);
+  assert.equal(isAncestor(t, 'c', 'g'), false);
+  assert.equal(isAncestor(t, 'g', 'g'), true);
 });
 
 test('labels resolve in file order; a label entry without `label` clears it', () => {
@@ -104,7 +105,7 @@ test('duplicate ids: the last wins, the earlier is out of the tree, a diagnostic
   const t = buildTreeIndex(entries, [2, 3, 4, 5]);
   assert.equal((t.get("b") as unknown as { message: { n: number } }).message.n, 2);
   assert.equal(t.indexOf('b'), 2);
-  assert.equal(t.isShadowed(1), true);
+  assert.equal(isShadowed(t, 1), true);
   assert.deepEqual(t.children('a').map((e) => (e as unknown as { message: { n: number } }).message.n), [2]);
   assert.equal(t.size, 3);
   const d = t.diagnostics.filter((x) => x.kind === 'duplicate-id');
@@ -124,7 +125,7 @@ test('missing parent: the orphan becomes a root, reported with its line', () => 
 test('self-parent: stops, becomes a root, reported as a cycle', () => {
   const t = buildTreeIndex([msg('a', 'a'), msg('b', 'a')]);
   assert.deepEqual(t.roots, ['a']);
-  assert.deepEqual(t.pathToRoot('b').map((e) => e.id), ['a', 'b']);
+  assert.deepEqual(pathToRoot(t, 'b').map((e) => e.id), ['a', 'b']);
   assert.equal(t.diagnostics.length, 1);
   assert.equal(t.diagnostics[0]!.kind, 'cycle');
   assert.equal(t.diagnostics[0]!.entryId, 'a');
@@ -138,10 +139,10 @@ test('cycle a→b→c→a: the walk stops at the first repeated id, no hang, one
   // Walking from a: a → c → b → (a repeats) — b's link is cut, b is the root.
   assert.deepEqual(t.roots, ['b']);
   assert.equal(cyc[0]!.entryId, 'b');
-  assert.deepEqual(t.pathToRoot('x').map((e) => e.id), ['b', 'c', 'x']);
-  assert.deepEqual(t.pathToRoot('a').map((e) => e.id), ['b', 'c', 'a']);
+  assert.deepEqual(pathToRoot(t, 'x').map((e) => e.id), ['b', 'c', 'x']);
+  assert.deepEqual(pathToRoot(t, 'a').map((e) => e.id), ['b', 'c', 'a']);
   assert.deepEqual(t.leaves(), ['a', 'x']);
-  assert.deepEqual(t.leavesContaining('b'), ['a', 'x']);
+  assert.deepEqual(leavesContaining(t, 'b'), ['a', 'x']);
 });
 
 test('a chain leading into a cycle is rooted at the cut, not reported twice', () => {
@@ -163,11 +164,11 @@ test('1M-deep linear chain: iterative build and queries (no recursion, no stack 
   const start = Date.now();
   const t = buildTreeIndex(entries);
   assert.equal(t.depth(`e${n - 1}`), n - 1);
-  assert.equal(t.pathToRoot(`e${n - 1}`).length, n);
-  assert.deepEqual(t.leavesContaining('e5'), [`e${n - 1}`, 'side']);
-  assert.deepEqual(t.leavesContaining('e11'), [`e${n - 1}`]);
-  assert.equal(t.commonAncestor(`e${n - 1}`, 'side'), 'e10');
-  assert.equal(t.deepestLeaf(), `e${n - 1}`);
+  assert.equal(pathToRoot(t, `e${n - 1}`).length, n);
+  assert.deepEqual(leavesContaining(t, 'e5'), [`e${n - 1}`, 'side']);
+  assert.deepEqual(leavesContaining(t, 'e11'), [`e${n - 1}`]);
+  assert.equal(commonAncestor(t, `e${n - 1}`, 'side'), 'e10');
+  assert.equal(deepestLeaf(t), `e${n - 1}`);
   assert.equal(t.defaultLeafId, 'side');
   assert.ok(Date.now() - start < 20_000);
 });
@@ -197,7 +198,7 @@ test('queries do not scan the file: leavesContaining on a wide tree answers from
   const entries: SessionEntry[] = [msg('root', null)];
   for (let i = 0; i < 50_000; i++) entries.push(msg(`l${i}`, 'root'));
   const t = buildTreeIndex(entries);
-  assert.deepEqual(t.leavesContaining('l49999'), ['l49999']);
-  assert.equal(t.leavesContaining('root').length, 50_000);
+  assert.deepEqual(leavesContaining(t, 'l49999'), ['l49999']);
+  assert.equal(leavesContaining(t, 'root').length, 50_000);
   assert.equal(t.children('root').length, 50_000);
 });

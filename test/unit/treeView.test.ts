@@ -1,24 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  computeVisibleTree,
-  entryPreview,
-  formatCount,
-  formatRelativeTime,
-  formatSize,
-  treeSourceFromIndex,
-  isLive,
-  matchesSearch,
-  nearestVisible,
-  passesFilter,
-  runTitle,
-  searchHaystack,
-  segmentsUnder,
-  tokenizeSearch,
-  type ViewEntry,
-} from '../../src/core/tree/treeView';
+import { entryPreview, formatCount, formatRelativeTime, formatSize, isLive, matchesSearch, passesFilterFlags, searchHaystack, tokenizeSearch, viewFlagsOf, type TreeFilterMode, type ViewEntry } from '../../src/core/tree/treeView';
+import { computeVisibleTree, treeSourceFromIndex, nearestVisible, passesFilter as referencePassesFilter, runTitle, segmentsUnder } from '../reference/treeView';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+
+/** The reference's filter on the entry, which the product's filter on the entry's bits must answer alike. */
+function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string | undefined, isLeaf: boolean): boolean {
+  const expected = referencePassesFilter(e, mode, label, isLeaf);
+  assert.equal(passesFilterFlags(viewFlagsOf(e), mode, label, isLeaf), expected, `${mode}: the bits answer as the entry`);
+  return expected;
+}
 
 const indexEntries = (entries: ViewEntry[]) => treeSourceFromIndex(buildTreeIndex(entries as SessionEntry[]));
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { cwdDirNames, decodeCwd } from '../formats/xcsh/cwd';
+import { decodeCwd } from '../formats/xcsh/cwd';
 import { readJsonlPrefix } from '../formats/xcsh/jsonl';
 import { contentText } from '../formats/xcsh/stats';
 import { english, type Translate } from '../l10n';
@@ -223,60 +223,9 @@ async function readSessionInfoOrSkip(path: string): Promise<SessionInfo | Skippe
   return info;
 }
 
-async function jsonlFilesIn(dir: string): Promise<{ path: string; mtimeMs: number }[]> {
-  let names;
-  try {
-    names = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: { path: string; mtimeMs: number }[] = [];
-  for (const d of names) {
-    if (!d.isFile() || !isSessionFileName(d.name)) continue;
-    const p = join(dir, d.name);
-    try {
-      out.push({ path: p, mtimeMs: (await stat(p)).mtimeMs });
-    } catch {
-      // vanished between readdir and stat
-    }
-  }
-  return out;
-}
-
-const byNewest = (a: { mtimeMs: number; path: string }, b: { mtimeMs: number; path: string }): number =>
+/** Newest first (by mtime), then by path. */
+export const byNewest = (a: { mtimeMs: number; path: string }, b: { mtimeMs: number; path: string }): number =>
   b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-
-/** Session files directly in `dir`, newest first (by mtime), with metadata; at most `limit`. */
-export async function getRecentSessions(dir: string, limit = 20): Promise<SessionInfo[]> {
-  const files = (await jsonlFilesIn(dir)).sort(byNewest).slice(0, Math.max(0, limit));
-  const infos = await Promise.all(files.map((f) => readSessionInfo(f.path)));
-  return infos.filter((x): x is SessionInfo => x !== null);
-}
-
-/** The newest session file in `dir` by mtime, or null. */
-export async function findMostRecentSession(dir: string): Promise<string | null> {
-  const files = (await jsonlFilesIn(dir)).sort(byNewest);
-  return files[0]?.path ?? null;
-}
-
-/**
- * Sessions of one project scope, newest first. With `sessionDir`, that folder; otherwise the
- * folders named for `cwd` (both encodings) under every default root.
- */
-export async function list(cwd: string, sessionDir?: string, roots: string[] = defaultSessionRoots()): Promise<SessionInfo[]> {
-  const dirs = sessionDir ? [sessionDir] : roots.flatMap((r) => cwdDirNames(cwd).map((n) => join(r, n)));
-  const files = (await Promise.all(dirs.map(jsonlFilesIn))).flat().sort(byNewest);
-  const infos = await Promise.all(files.map((f) => readSessionInfo(f.path)));
-  return infos.filter((x): x is SessionInfo => x !== null);
-}
-
-/**
- * Every session under the roots, recursively (so subagent sessions under their parent's folder
- * are found), newest first. Symlinked folders are not followed (no loops).
- */
-export async function listAll(root?: string | string[]): Promise<SessionInfo[]> {
-  return (await listAllWithSkipped(root)).sessions;
-}
 
 /** Why a folder or a would-be session file under the roots was left out of a listing. */
 export type SkipKind =
@@ -296,7 +245,7 @@ export interface SkippedPath {
 }
 
 export interface ListAllResult {
-  /** As listAll. */
+  /** Every session under the roots, recursively (subagent sessions under their parent's folder too), newest first. */
   sessions: SessionInfo[];
   /** What was left out and why, sorted by path. */
   skipped: SkippedPath[];
@@ -329,7 +278,10 @@ export function describeSkipped(s: SkippedPath, l10nT: Translate = english): str
   }
 }
 
-/** listAll, and what it left out: a listing never drops a folder or a session file silently. */
+/**
+ * Every session under the roots, and what was left out: a listing never drops a folder or a
+ * session file silently. Symlinked folders are not followed (no loops).
+ */
 export async function listAllWithSkipped(root?: string | string[]): Promise<ListAllResult> {
   const roots = root === undefined ? defaultSessionRoots() : Array.isArray(root) ? root : [root];
   const rootSet = new Set(roots);

@@ -4,7 +4,7 @@
 // view shows for a search in progress. The entry matching is exactly the branch tree's, so the
 // count a session row shows is the number of entries its expanded tree shows.
 import { english, type Translate } from '../l10n';
-import { computeVisibleTree, matchesSearch, type TreeFilterMode, type TreeSource, type VisibleTree } from '../tree/treeView';
+import { matchesSearch } from '../tree/treeView';
 
 /** The session-level text a search also looks at. */
 export interface SessionTitleFields {
@@ -29,15 +29,6 @@ export function titleMatches(f: SessionTitleFields, tokens: readonly string[]): 
 
 export function isSearchMatch(hit: SessionSearchHit | undefined): boolean {
   return hit !== undefined && (hit.entryMatches > 0 || hit.titleMatch);
-}
-
-/**
- * Searches one loaded session: the hit, and the visible tree it came from (the tree the view
- * shows for this session while the search is active, so callers can keep it).
- */
-export function searchSession(src: TreeSource, title: SessionTitleFields, filter: TreeFilterMode, tokens: readonly string[]): { hit: SessionSearchHit; tree: VisibleTree } {
-  const tree = computeVisibleTree(src, { filter, tokens });
-  return { hit: { entryMatches: tree.parent.size, titleMatch: titleMatches(title, tokens) }, tree };
 }
 
 /**

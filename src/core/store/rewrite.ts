@@ -13,8 +13,7 @@
 import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { readRange } from './fileHead';
-import { writeFileAtomicStream, type AtomicWriteResult, type ByteSink } from './fileStorage';
-import type { StorageFaults } from './storage';
+import { writeFileAtomicStream, type AtomicWriteResult, type ByteSink, type StorageFaults } from './atomicWrite';
 import type { LoadedSession } from '../formats/xcsh/load';
 import { prepareEntryForPersist } from '../formats/xcsh/persist';
 import { rewriteSegments } from './rewriteSegments';

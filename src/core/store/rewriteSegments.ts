@@ -1,8 +1,8 @@
 // The layout of a byte-preserving rewrite (Part C §7), shared by the guarded file rewrite
-// (rewrite.ts, which streams from the file on disk) and SessionManager's rewrite of a migrated
-// file (manager.ts, in memory through its storage). Pure: it only says which original byte
-// ranges are copied and where each record goes; the caller decides, per record, whether to copy
-// its original bytes or write it re-serialised.
+// (rewrite.ts, which streams from the file on disk) and the reference SessionManager's rewrite of
+// a migrated file (test/reference/manager.ts, in memory through its storage). Pure: it only says
+// which original byte ranges are copied and where each record goes; the caller decides, per
+// record, whether to copy its original bytes or write it re-serialised.
 import type { LoadedSession } from '../formats/xcsh/load';
 
 export type RewriteSegment =

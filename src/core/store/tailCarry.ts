@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { readRange } from './fileHead';
-import type { AtomicWriteResult, FinishedTemp } from './fileStorage';
+import type { AtomicWriteResult, FinishedTemp } from './atomicWrite';
 import { scanWriters } from './openWriters';
 import type { OpenOriginal } from './writeTarget';
 import { RewriteRefusedError } from './writeRefusal';

@@ -5,16 +5,14 @@
 // of its parse time and memory. Nodes are addressed by their position in `entries` (file order);
 // parents, children and depths live in Int32Arrays (src/core/tree/treeState.ts, which builds them).
 //
-// Leaves under a node and ancestor tests use an Euler tour (src/core/tree/treeTour.ts), computed on
-// the first query that needs one. Live sessions grow at the end, so the index can `append`
-// (src/core/tree/treeAppend.ts); what an append cannot keep cheaply (the tour, the deepest leaf) is
-// recomputed on the first query that needs it, and what would change an existing node makes the
-// append rebuild the whole index instead.
+// Live sessions grow at the end, so the index can `append` (src/core/tree/treeAppend.ts); what an
+// append cannot keep cheaply is recomputed on the first query that needs it, and what would change
+// an existing node makes the append rebuild the whole index instead. Queries only tests ask (leaves
+// under a node, common ancestors, …) are functions over this index in test/reference/treeQueries.ts.
 import type { Diagnostic } from '../diagnostics';
 import type { SessionEntry } from '../formats/xcsh/schemas';
 import { appendToTree } from './treeAppend';
 import { buildTreeState, idOf, lineAt, pathPositions, type TreeState } from './treeState';
-import { computeTour, leavesUnder, tourContains, type Tour } from './treeTour';
 
 export { EntryKind, entryKind } from './treeState';
 
@@ -55,22 +53,10 @@ export interface TreeIndex {
   firstChildAt(i: number): number;
   /** Position of the next sibling in file order, -1 for none. */
   nextSiblingAt(i: number): number;
-  /** Root → entry (inclusive), following effective parents. O(depth). Empty for an unknown id. */
-  pathToRoot(id: string): SessionEntry[];
-  /** Like pathToRoot but positions in `entries`. */
+  /** Root → entry (inclusive) as positions in `entries`, following effective parents. O(depth). Empty for an unknown id. */
   pathIndices(id: string): Int32Array;
   /** Every leaf (node without children), file order. */
   leaves(): string[];
-  /** Ids of the leaves whose root→leaf path contains `id` (its own id when it is a leaf), in tree order. */
-  leavesContaining(id: string): string[];
-  /** The deepest entry that is an ancestor of (or equal to) both, or null when in different trees. O(depth). */
-  commonAncestor(a: string, b: string): string | null;
-  /** True when `ancestor` is on the root→`id` path (inclusive). O(1). */
-  isAncestor(ancestor: string, id: string): boolean;
-  /** The leaf with the greatest depth (first in file order on ties), or null. */
-  deepestLeaf(): string | null;
-  /** True when the entry at this position lost to a later duplicate of its id. */
-  isShadowed(index: number): boolean;
   /** kinds[i] = the EntryKind of entries[i], classified once during indexing (see entryKind). */
   readonly kinds: Uint8Array;
   /**
@@ -140,9 +126,6 @@ class ArrayTreeIndex implements TreeIndex {
   #byId!: EntryMapView;
   #kindsView: Uint8Array | null = null;
   #diagnostics: Diagnostic[] | null = null;
-  #tour: Tour | null = null;
-  /** Position of the deepest leaf; -2 = not computed since the last change. */
-  #deepest = -2;
 
   constructor(entries: readonly SessionEntry[], entryLines?: readonly number[]) {
     this.#build(entries, entryLines);
@@ -159,8 +142,6 @@ class ArrayTreeIndex implements TreeIndex {
   #changed(): void {
     this.#kindsView = null;
     this.#diagnostics = null;
-    this.#tour = null;
-    this.#deepest = -2;
   }
 
   append(entries: readonly SessionEntry[], entryLines?: readonly number[]): 'appended' | 'rebuilt' {
@@ -255,13 +236,6 @@ class ArrayTreeIndex implements TreeIndex {
     const i = this.#at(id);
     return i === -1 ? new Int32Array(0) : pathPositions(this.#s, i);
   }
-  pathToRoot(id: string): SessionEntry[] {
-    const p = this.pathIndices(id);
-    const entries = this.#s.entries;
-    const out = new Array<SessionEntry>(p.length);
-    for (let k = 0; k < p.length; k++) out[k] = entries[p[k]!]!;
-    return out;
-  }
   leaves(): string[] {
     const { n, shadowed, firstChild, entries } = this.#s;
     const out: string[] = [];
@@ -271,50 +245,5 @@ class ArrayTreeIndex implements TreeIndex {
       if (id !== undefined) out.push(id);
     }
     return out;
-  }
-  leavesContaining(id: string): string[] {
-    const i = this.#at(id);
-    if (i === -1) return [];
-    const out: string[] = [];
-    for (const leaf of leavesUnder((this.#tour ??= computeTour(this.#s)), i)) {
-      const leafId = idOf(this.#s.entries[leaf]!);
-      if (leafId !== undefined) out.push(leafId);
-    }
-    return out;
-  }
-  commonAncestor(a: string, b: string): string | null {
-    let x = this.#at(a);
-    let y = this.#at(b);
-    if (x === -1 || y === -1) return null;
-    const { depth, parent } = this.#s;
-    while (depth[x]! > depth[y]!) x = parent[x]!;
-    while (depth[y]! > depth[x]!) y = parent[y]!;
-    while (x !== y) {
-      x = parent[x]!;
-      y = parent[y]!;
-      if (x === -1 || y === -1) return null;
-    }
-    return this.#idAt(x);
-  }
-  isAncestor(ancestor: string, id: string): boolean {
-    const x = this.#at(ancestor);
-    const y = this.#at(id);
-    if (x === -1 || y === -1) return false;
-    return tourContains((this.#tour ??= computeTour(this.#s)), x, y);
-  }
-  deepestLeaf(): string | null {
-    if (this.#deepest === -2) {
-      const { n, shadowed, firstChild, depth } = this.#s;
-      let deepest = -1;
-      for (let i = 0; i < n; i++) {
-        if (shadowed[i] || firstChild[i] !== -1) continue;
-        if (deepest === -1 || depth[i]! > depth[deepest]!) deepest = i;
-      }
-      this.#deepest = deepest;
-    }
-    return this.#deepest === -1 ? null : this.#idAt(this.#deepest);
-  }
-  isShadowed(index: number): boolean {
-    return index < this.#s.n && this.#s.shadowed[index] === 1;
   }
 }

@@ -14,6 +14,7 @@ import { openSessionModel } from '../../../src/core/engine/openModel';
 import { allMessages } from '../../../src/core/export/contextMarkdown';
 import { readSessionName } from '../../../src/core/sessionName';
 import { activate, closeAllEditors, describeTabs, editorApp, sessionEditorTab, until } from './util';
+import { pathToRoot } from '../../reference/treeQueries';
 
 const sha = (p: string): string => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
 const fixtures = process.env.SESSION_LOOM_FIXTURES ?? path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures');
@@ -49,7 +50,7 @@ describe('Export and fork (issue 13)', function () {
   it('New Session from Here writes a fork that opens with the context of that entry; the source is byte-identical', async () => {
     const doc = await openSessionDocument(file);
     // an entry half way down the default path, past the compaction: a real choice, not the last entry
-    const pathIds = doc.tree.pathToRoot(doc.tree.defaultLeafId!).map((e) => e.id);
+    const pathIds = pathToRoot(doc.tree, doc.tree.defaultLeafId!).map((e) => e.id);
     const entryId = pathIds[Math.floor(pathIds.length * 0.75)]!;
     const expected = doc.context(entryId).messages.length;
     assert.ok(expected > 10 && expected !== doc.context().messages.length, `a distinct context (${expected})`);

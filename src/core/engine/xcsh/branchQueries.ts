@@ -1,5 +1,5 @@
 // The Sessions view's branch tree as model queries (issue 11): what segmentsUnder(computeVisibleTree
-// (…)), runTitle and nearestVisible + the view's visibleEntryNode give, answered over the editor's
+// (…)), runTitle and nearestVisible (test/reference/treeView.ts) + the view's visibleEntryNode give, answered over the editor's
 // rows of the same filter and search (treeRows.ts, issue 23): one walk lays out both views. No
 // full id list: a run of a million entries is sent as its first and last id and a count, its
 // entries are paged, and a reveal climbs run by run — each a few binary searches among the

@@ -9,7 +9,7 @@ export { ABORTED_OUTPUT, IMAGE_OMITTED_TEXT, normalizeForModel, type NormalizeOp
 export { approxTokens, truncateMiddle, truncationPolicyOf, type TruncationPolicy } from './truncation';
 export { attributeUsage, isModelOutput, usageBefore, usageOf, type CodexUsage, type UsageIndex } from './usage';
 export { factsOfRollout, readRolloutFacts, type CodexRolloutFacts } from './facts';
-export { buildForkForest, forkPoint, type ForkFacts, type ForkNode, type ForkPoint } from './forks';
+export { buildForkForest, type ForkFacts, type ForkNode } from './forks';
 export { defaultCodexHistoryPath, parseCodexPromptHistory, readCodexPromptHistory, type CodexPromptEntry, type CodexPromptHistory } from './promptHistory';
 export { codexHomeDir, codexHomeOf, parseSessionIndex, readSessionIndex, type ThreadNames } from './sessionIndex';
 export { CODEX_ZSTD_SNIFF_BYTES, codexFirstLine, sniffCodexRollout } from './sniffCodex';

@@ -67,7 +67,7 @@ export { upgradeLegacyEvents, KNOWN_DSH_EVENT_TYPES, legacyMessageId } from './l
 export { DshContextIndex, projectSurfaceEvent, type DshContextAt, type DshReplacement } from './context';
 export { dshSessionStats, type DshSessionStats, type DshTokenUsage } from './stats';
 export { readDshListing, type DshListing, type DshListingResult } from './listing';
-export { dshHome, dshSessionsRoot, projectKey, encodeSegment, projectDirName, dshLogPath, DSH_LOG_NAMES } from './paths';
+export { dshHome, dshSessionsRoot, DSH_LOG_NAMES } from './paths';
 export { readDshAttachment, dshAttachmentPath, parseAttachmentId, DEFAULT_MAX_ATTACHMENT_BYTES, type DshAttachmentRead, type DshAttachmentProblem } from './attachments';
 export { DshDatabase, DshDatabaseError, listDshDatabaseSessions, loadDshDatabaseSession, DSH_SQLITE_APPLICATION_ID, DSH_SQLITE_SCHEMA_VERSION, type DshDatabaseSession } from './sqliteStore';
 export { readDshLog, loadDshFile, assembleDshLog, type DshReadOptions } from './load';

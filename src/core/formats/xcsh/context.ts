@@ -1,6 +1,8 @@
-// buildSessionContext: what is sent to the model at a given leaf (spec Part A "Context
-// reconstruction", Part C §5–§6), plus what a viewer needs to explain it: which entry each
-// message came from, and which path entries a compaction cut away.
+// What is sent to the model at a given leaf (spec Part A "Context reconstruction", Part C §5–§6),
+// the parts the session engine (src/core/engine/xcsh/lazy/lazyContext.ts) builds a context from:
+// the message each entry contributes, a compaction's summary, and the runtime state the path
+// carries. The whole-path fold over them (buildSessionContext) is the test reference
+// (test/reference/context.ts) the engine is checked against.
 //
 // Edge behaviour confirmed against the upstream implementations (pi-mono / oh-my-pi):
 // - an explicit leafId that is not found falls back to the last entry;
@@ -13,7 +15,6 @@
 //   path are carried as the agent does; absent when the path has none.
 import type { CompactionEntry, SessionEntry } from './schemas';
 import { entryIs } from './schemas';
-import { EntryKind, entryKind, type TreeIndex } from '../../tree/tree';
 
 /** A message as sent to the model. `message` entries pass through as stored. */
 export type ContextMessage = Record<string, unknown> & { role: string };
@@ -140,10 +141,6 @@ export function runtimeExtrasView(x: ContextRuntimeExtras): {
   };
 }
 
-function isTreeIndex(x: unknown): x is TreeIndex {
-  return typeof x === 'object' && x !== null && typeof (x as TreeIndex).pathIndices === 'function';
-}
-
 /**
  * An entry's timestamp in epoch ms, as upstream's `new Date(ts).getTime()`: an ISO string is
  * parsed, a number is taken as epoch ms as it is (Part B §14), and anything else is coerced as
@@ -153,20 +150,6 @@ function isTreeIndex(x: unknown): x is TreeIndex {
 export function epochMs(ts: unknown): number {
   if (ts === undefined) return NaN;
   return new Date(ts as string | number).getTime();
-}
-
-/** Walks leaf → root with a seen-set (Part C §5: stop at the first repeated id), root first. */
-function walkPath(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
-  const path: SessionEntry[] = [];
-  const seen = new Set<string>();
-  let cur: SessionEntry | undefined = leaf;
-  while (cur && !seen.has(cur.id)) {
-    seen.add(cur.id);
-    path.push(cur);
-    const pid: unknown = (cur as { parentId?: unknown }).parentId;
-    cur = typeof pid === 'string' ? byId.get(pid) : undefined;
-  }
-  return path.reverse();
 }
 
 /** The message an entry contributes to the context, or null. */
@@ -211,202 +194,4 @@ export function compactionSummaryMessage(c: CompactionEntry): ContextMessage {
   if (remote) m.providerPayload = { type: 'openaiResponsesHistory', provider: remote.provider, items: remote.items };
   m.timestamp = epochMs(c.timestamp);
   return m;
-}
-
-/**
- * @param leafId `null` → the empty context; a found id → that entry; anything else → the last entry.
- * @param byId an id → entry map, or the session's TreeIndex (faster: its paths are precomputed
- *   acyclic and every entry is already classified, so a 1M-deep path is walked over integers).
- */
-export function buildSessionContext(
-  entries: readonly SessionEntry[],
-  leafId: string | null | undefined,
-  byId?: ReadonlyMap<string, SessionEntry> | TreeIndex,
-): SessionContext {
-  if (leafId === null || entries.length === 0) return emptyContext();
-
-  if (isTreeIndex(byId)) {
-    const leafKey = leafId !== undefined && byId.has(leafId) ? leafId : byId.defaultLeafId;
-    if (leafKey === null) return emptyContext();
-    const idxs = byId.pathIndices(leafKey);
-    if (idxs.length === 0) return fromPath([entries[entries.length - 1]!]);
-    const all = byId.entries;
-    const kinds = byId.kinds;
-    const pathKinds = new Uint8Array(idxs.length);
-    for (let k = 0; k < idxs.length; k++) pathKinds[k] = kinds[idxs[k]!]!;
-    return fromPath(all, pathKinds, idxs);
-  }
-  let map = byId;
-  if (!map) {
-    const m = new Map<string, SessionEntry>();
-    for (const e of entries) m.set(e.id, e);
-    map = m;
-  }
-  const leaf = (leafId !== undefined ? map.get(leafId) : undefined) ?? entries[entries.length - 1]!;
-  return fromPath(walkPath(leaf, map));
-}
-
-/** The entries of a path, read in place: `at(k)` is its k-th entry (root first). */
-class PathView {
-  constructor(
-    private readonly all: readonly SessionEntry[],
-    private readonly idxs: Int32Array | null,
-  ) {}
-  get length(): number {
-    return this.idxs === null ? this.all.length : this.idxs.length;
-  }
-  at(k: number): SessionEntry {
-    return this.all[this.idxs === null ? k : this.idxs[k]!]!;
-  }
-}
-
-/**
- * The context of a root→leaf path: `all` itself, or, with `idxs`, the entries `all[idxs[k]]`
- * (read in place, so a 1M-deep path is not copied into a second array). `kinds[k]` classifies
- * the k-th path entry (computed here when absent).
- */
-function fromPath(all: readonly SessionEntry[], kinds?: Uint8Array, idxs: Int32Array | null = null): SessionContext {
-  const path = new PathView(all, idxs);
-  const n = path.length;
-  if (!kinds) {
-    kinds = new Uint8Array(n);
-    for (let k = 0; k < n; k++) kinds[k] = entryKind(path.at(k));
-  }
-
-  // Runtime state along the path (only classified entries are touched).
-  let thinkingLevel = 'off';
-  const models: Record<string, string> = {};
-  let explicitDefault = false;
-  let lastAssistant = -1;
-  const rules = new Set<string>();
-  let mode = 'none';
-  let modeData: unknown = undefined;
-  let compactionIdx = -1;
-  const extras: ContextRuntimeExtras = {};
-  for (let i = 0; i < n; i++) {
-    const kind = kinds[i]!;
-    if (kind === EntryKind.RuntimeExtra) {
-      // Part B §22: the index classified these by type; only they are read here.
-      applyRuntimeExtra(extras, path.at(i));
-      continue;
-    }
-    if (kind <= EntryKind.Message) continue;
-    const e = path.at(i);
-    switch (kind) {
-      case EntryKind.AssistantMessage:
-        lastAssistant = i;
-        break;
-      case EntryKind.Compaction:
-        compactionIdx = i;
-        break;
-      case EntryKind.ThinkingLevel: {
-        // Part C §11: a level that is not a string is ignored (an invalid-field diagnostic says so).
-        const lvl = (e as { thinkingLevel?: unknown }).thinkingLevel;
-        if (typeof lvl === 'string') thinkingLevel = lvl;
-        break;
-      }
-      case EntryKind.ModelChange: {
-        const model = (e as { model?: unknown }).model;
-        if (typeof model === 'string' && model) {
-          const role = (e as { role?: unknown }).role;
-          const r = typeof role === 'string' ? role : 'default';
-          models[r] = model;
-          if (r === 'default') explicitDefault = true;
-        }
-        break;
-      }
-      case EntryKind.TtsrInjection: {
-        const r = (e as { injectedRules?: unknown }).injectedRules;
-        if (Array.isArray(r)) for (const x of r) if (typeof x === 'string') rules.add(x);
-        break;
-      }
-      case EntryKind.ModeChange: {
-        // Part C §11: a mode_change without a string mode is ignored, its data with it.
-        const md = (e as { mode?: unknown }).mode;
-        if (typeof md === 'string') {
-          mode = md;
-          modeData = (e as { data?: unknown }).data;
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  // Part C §6: an explicit default model_change on the path wins; else the LAST assistant
-  // message that names its provider and model.
-  if (!explicitDefault) {
-    for (let i = lastAssistant; i >= 0; i--) {
-      if (kinds[i] !== EntryKind.AssistantMessage) continue;
-      const m = (path.at(i) as { message: { provider?: unknown; model?: unknown } }).message;
-      if (typeof m.provider === 'string' && typeof m.model === 'string') {
-        models.default = `${m.provider}/${m.model}`;
-        break;
-      }
-    }
-  }
-
-  const messages: ContextMessage[] = [];
-  const messageSources: string[] = [];
-  let cutEntryIds: string[] = [];
-  const emitRange = (from: number, to: number): void => {
-    for (let i = from; i < to; i++) {
-      const kind = kinds[i]!;
-      if (kind === EntryKind.Other) continue;
-      const e = path.at(i);
-      let m: ContextMessage | null;
-      if (kind <= EntryKind.AssistantMessage) {
-        const raw = (e as { message?: unknown }).message;
-        m = typeof raw === 'object' && raw !== null ? (raw as ContextMessage) : null;
-      } else if (kind === EntryKind.CustomMessage || kind === EntryKind.BranchSummary) {
-        m = entryToMessage(e);
-      } else {
-        continue;
-      }
-      if (m) {
-        messages.push(m);
-        messageSources.push(e.id);
-      }
-    }
-  };
-
-  let compaction: SessionContext['compaction'] = null;
-  if (compactionIdx >= 0) {
-    const c = path.at(compactionIdx) as CompactionEntry;
-    const firstKept = typeof c.firstKeptEntryId === 'string' ? c.firstKeptEntryId : null;
-    let keptFrom = compactionIdx; // nothing kept unless found before the compaction
-    // Part B §16: a remote compaction's history replaces the kept messages too.
-    if (firstKept !== null && remoteCompactionOf(c) === null) {
-      // Search backwards: the kept region is normally a short tail before the compaction.
-      for (let i = compactionIdx - 1; i >= 0; i--) {
-        if (path.at(i).id === firstKept) {
-          keptFrom = i;
-          break;
-        }
-      }
-    }
-    compaction = { id: c.id, firstKeptEntryId: firstKept, keptFound: keptFrom < compactionIdx, remote: remoteCompactionOf(c) !== null };
-    messages.push(compactionSummaryMessage(c));
-    messageSources.push(c.id);
-    cutEntryIds = new Array<string>(keptFrom);
-    for (let i = 0; i < keptFrom; i++) cutEntryIds[i] = path.at(i).id;
-    emitRange(keptFrom, compactionIdx);
-    emitRange(compactionIdx + 1, n);
-  } else {
-    emitRange(0, n);
-  }
-
-  return {
-    leafId: path.at(n - 1).id,
-    messages,
-    thinkingLevel,
-    models,
-    injectedTtsrRules: [...rules],
-    mode,
-    modeData,
-    ...orderedExtras(extras),
-    messageSources,
-    cutEntryIds,
-    compaction,
-  };
 }

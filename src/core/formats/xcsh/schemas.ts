@@ -215,7 +215,6 @@ export const SessionInitEntrySchema = z.looseObject({
 });
 export const ModeChangeEntrySchema = z.looseObject({ ...base, type: z.literal('mode_change'), mode: z.string(), data: z.unknown().optional() });
 
-export const ExtraEntrySchema = z.looseObject({ ...base, type: z.enum(EXTRA_ENTRY_TYPES) });
 /** Any other type: preserved byte-for-byte and shown raw. */
 export const UnknownEntrySchema = z.looseObject({ ...base, type: z.string() });
 
@@ -246,23 +245,6 @@ export type KnownEntryType = (typeof KNOWN_ENTRY_TYPES)[number];
  * fields. Code that switches on `type` must keep a default branch for unknown types.
  */
 export type SessionEntry = KnownEntry | (UnknownEntry & { type: string });
-
-/** Validates one entry against its type's schema (unknown types against the base). */
-export function validateEntry(value: unknown): { ok: true } | { ok: false; error: string } {
-  const type = (value as { type?: unknown } | null)?.type;
-  const schema = (KNOWN_ENTRY_TYPES as readonly unknown[]).includes(type)
-    ? KnownEntrySchema
-    : (EXTRA_ENTRY_TYPES as readonly unknown[]).includes(type)
-      ? ExtraEntrySchema
-      : UnknownEntrySchema;
-  const r = schema.safeParse(value);
-  return r.success ? { ok: true } : { ok: false, error: z.prettifyError(r.error) };
-}
-
-/** Part A: a header is valid when `type === "session"` and `id` is a string. */
-export function isValidHeader(value: unknown): value is SessionHeader {
-  return SessionHeaderSchema.safeParse(value).success;
-}
 
 /**
  * Narrows an entry to a known type. (A plain `e.type === 'message'` cannot narrow `SessionEntry`,

@@ -1,7 +1,7 @@
 // The context at a leaf from the lazy index (issue 11): a plan over the path — which entries give
 // which message, the runtime state, the compaction cut, tokens and cumulative tokens — made from
-// the index alone, no body read (buildSessionContext's rules, src/core/formats/xcsh/context.ts,
-// over positions). Windows of messages and of cut entries then read just their bodies and render
+// the index alone, no body read (buildSessionContext's rules, test/reference/context.ts, over
+// positions). Windows of messages and of cut entries then read just their bodies and render
 // them as the eager ContextWindows does (same messageParts, same rows).
 import { applyRuntimeExtra, compactionSummaryMessage, entryToMessage, orderedExtras, runtimeExtrasView, RUNTIME_EXTRA_TYPES, type ContextMessage, type ContextRuntimeExtras } from '../../../formats/xcsh/context';
 import type { CompactionEntry, SessionEntry } from '../../../formats/xcsh/schemas';

@@ -1,4 +1,4 @@
-// The context at a leaf as buildSessionContext gives it (the raw messages sent to the model, not
+// The context at a leaf as buildSessionContext (test/reference/context.ts) gives it (the raw messages sent to the model, not
 // the viewer's rows), from the lazy index (issue 11: `session-loom context` on a session too big
 // to hold). The plan — path, sources, runtime, compaction cut — is LazyContexts'; the messages are
 // read back by byte range a window at a time and handed on, so memory is one window.

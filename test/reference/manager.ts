@@ -1,4 +1,5 @@
-// SessionManager (spec Part A): the append-only entry tree with a movable leaf, persisted through
+// The reference (test-only, issue 23): SessionManager (spec Part A), the agent's writer as the
+// session format describes it, kept as the executable reference for what a session file holds: the append-only entry tree with a movable leaf, persisted through
 // the storage port. The rules that matter:
 // - every append creates one entry whose parentId is the current leaf, and moves the leaf to it;
 // - nothing is written before the first assistant message; then the whole session is flushed;
@@ -11,21 +12,21 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, posix } from 'node:path';
-import { resolveImageData, type BlobStore } from './blobs';
+import { resolveImageData, type BlobStore } from '../../src/core/formats/xcsh/blobs';
 import { buildSessionContext, type SessionContext } from './context';
-import { encodeCwd } from './cwd';
-import { diagnosticLines, type DiagnosticKind } from '../../diagnostics';
-import { generateEntryId } from './ids';
-import { loadSessionFromText, type LoadedSession } from './load';
-import { prepareEntryForPersist } from './persist';
-import { rewriteSegments } from '../../store/rewriteSegments';
-import { editedEntry, editedHeader } from '../../store/recordRewrite';
-import { CURRENT_SESSION_VERSION } from './entryTypes';
-import type { SessionEntry, SessionHeader } from './schemas';
-import type { SessionStorage, SessionStorageWriter } from '../../store/storage';
-import { FileSessionStorage } from '../../store/fileStorage';
-import { MemorySessionStorage } from '../../store/memoryStorage';
-import { applyTitle, type TitleSource } from './title';
+import { encodeCwd } from '../../src/core/formats/xcsh/cwd';
+import { diagnosticLines, type DiagnosticKind } from '../../src/core/diagnostics';
+import { generateEntryId } from '../../src/core/formats/xcsh/ids';
+import { loadSessionFromText, type LoadedSession } from '../../src/core/formats/xcsh/load';
+import { prepareEntryForPersist } from '../../src/core/formats/xcsh/persist';
+import { rewriteSegments } from '../../src/core/store/rewriteSegments';
+import { editedEntry, editedHeader } from '../../src/core/store/recordRewrite';
+import { CURRENT_SESSION_VERSION } from '../../src/core/formats/xcsh/entryTypes';
+import type { SessionEntry, SessionHeader } from '../../src/core/formats/xcsh/schemas';
+import type { SessionStorage, SessionStorageWriter } from './storage';
+import { FileSessionStorage } from './fileStorage';
+import { MemorySessionStorage } from './memoryStorage';
+import { applyTitle, type TitleSource } from '../../src/core/formats/xcsh/title';
 
 export class SessionFileError extends Error {
   constructor(

@@ -1,4 +1,5 @@
-// Map-based SessionStorage (Part A) for tests and non-persistent sessions. Paths are plain
+// The reference (test-only, issue 23): a Map-based SessionStorage (Part A) for the session
+// manager's tests and its non-persistent sessions. Paths are plain
 // strings normalised with posix rules; directories exist implicitly once a file is in them or
 // ensureDirSync named them.
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,11 @@
-// The storage port of Part A ("Storage abstractions"): every file-system operation the session
-// manager needs, so the same code runs on disk (FileSessionStorage) and in memory
-// (MemorySessionStorage). Both implementations pass one contract suite (test/contract/).
+// The reference (test-only, issue 23): the storage port of Part A ("Storage abstractions"): every
+// file-system operation the session manager (manager.ts) needs, so the same code runs on disk
+// (FileSessionStorage) and in memory (MemorySessionStorage). Both implementations pass one
+// contract suite (test/contract/). The product writes a session file only through an atomic
+// rewrite (src/core/store/rewrite.ts over src/core/store/atomicWrite.ts), whose fault seam
+// (StorageFaults) the storages share.
+
+export type { StorageFaults, StorageOp } from '../../src/core/store/atomicWrite';
 
 export interface StorageStat {
   size: number;
@@ -52,17 +57,6 @@ export interface SessionStorage {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   openWriter(path: string, opts?: OpenWriterOptions): SessionStorageWriter;
-}
-
-/** `fsync-dir`: the best-effort directory fsync after an atomic rename (the new file is already in place). */
-export type StorageOp = 'append' | 'write' | 'atomic-temp' | 'rename' | 'fsync' | 'fsync-dir';
-
-/**
- * Fault-injection seam for tests: called before each mutating step; throwing from it makes that
- * step fail exactly as an I/O error would (so atomicity and latching are tested for real).
- */
-export interface StorageFaults {
-  beforeWrite?(op: StorageOp, path: string): void;
 }
 
 export class StorageError extends Error {
