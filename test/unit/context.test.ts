@@ -1,11 +1,16 @@
-import { test } from 'node:test';
+import { test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSessionContext } from '../reference/context';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import { loadSessionFile } from '../../src/core/formats/xcsh/load';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
 import { fixture } from '../helpers/fixtures';
 import { FIXTURE_EXPECTATIONS } from '../cli/fixture-expectations';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { XcshModel as ReferenceModel } from '../reference/xcshModel';
+import { assertSameAnswers, oldSessionFile } from '../helpers/modelParity';
 
 const T0 = '2026-02-16T10:20:30.000Z';
 let seq = 0;
@@ -17,13 +22,24 @@ const asst = (id: string, p: string | null, provider = 'anthropic', model = 'cla
   E('message', id, p, { message: { role: 'assistant', provider, model, content: [{ type: 'text', text: id }] } });
 const roles = (c: { messages: { role: string }[] }) => c.messages.map((m) => m.role);
 
-// Both call forms (plain map and tree index) must agree on every case.
+// Both call forms (plain map and tree index) must agree on every case. Each case is also kept for the
+// last test, which asks the product's engine (the lazy model) the same question.
+const cases: { name: string; entries: SessionEntry[]; leaf: string | null | undefined }[] = [];
+let current = '';
 function both(entries: SessionEntry[], leaf: string | null | undefined) {
   const a = buildSessionContext(entries, leaf);
   const b = buildSessionContext(entries, leaf, buildTreeIndex(entries));
   assert.deepEqual(b, a);
+  cases.push({ name: current, entries, leaf });
   return a;
 }
+/** node:test's `test`, noting the case's name for the engine's pass at the end. */
+const test = (name: string, fn: () => void | Promise<void>): void => {
+  nodeTest(name, () => {
+    current = name;
+    return fn();
+  });
+};
 
 test('leaf null → empty context with defaults', () => {
   const c = both([user('a', null), asst('b', 'a')], null);
@@ -280,3 +296,27 @@ for (const x of FIXTURE_EXPECTATIONS) {
     assert.deepEqual(buildSessionContext(loaded.entries, undefined), c);
   });
 }
+
+// The rules above are the reference's; the product builds contexts in its engine (the lazy model,
+// engine/xcsh/lazy/lazyContext.ts). Every hand-built case, written as a v3 file, is asked of both
+// models at its leaf (and at the default leaf): the same messages, sources, cut entries, models,
+// thinking level, mode — everything the editor and the CLI are given.
+nodeTest('the product\'s engine answers every hand-built case above as the reference does', async () => {
+  assert.ok(cases.length > 30, `the cases were collected (${cases.length})`);
+  const blobDir = join(tmpdir(), 'sl-no-blobs');
+  for (const c of cases) {
+    const text = [{ type: 'session', version: 3, id: 'ctx-case', timestamp: T0, cwd: '/work/ctx' }, ...c.entries].map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const file = oldSessionFile(text, 'sl-ctx-case-');
+    const reference = await ReferenceModel.open(file, { blobDir });
+    const engine = await LazyXcshModel.open(file, { blobDir });
+    assert.ok(engine, `${c.name}: the engine opens it`);
+    try {
+      await assertSameAnswers(reference, engine, { leaves: typeof c.leaf === 'string' ? [c.leaf] : [], window: 50 });
+    } catch (e) {
+      throw new Error(`${c.name} (leaf ${String(c.leaf)}): ${(e as Error).message}`);
+    } finally {
+      reference.dispose();
+      engine.dispose();
+    }
+  }
+});
