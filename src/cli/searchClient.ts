@@ -3,10 +3,14 @@
 // process that only connects and prints takes ~50 ms, where loading the CLI, SQLite and the
 // index's schema took ~100 ms more. No server (or one that stops before its answer is complete):
 // the launcher runs the search itself, then starts a server for the next one.
-import { spawn } from 'node:child_process';
+// node:net and node:child_process are required where they are used: this module is part of the
+// launcher every command starts with (dist/cli.js), and `context` or `ls` need neither (~2.5 ms).
 import { existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { dirname } from 'node:path';
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded when a search asks or starts a server, not at every start */
+const net = (): typeof import('node:net') => require('node:net');
+const childProcess = (): typeof import('node:child_process') => require('node:child_process');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What a client sends: one line of JSON. */
 export interface ServerRequest {
@@ -59,7 +63,7 @@ export function askServer(socket: string, request: ServerRequest, trace: boolean
       conn.destroy();
       resolve(served);
     };
-    const conn = createConnection(socket);
+    const conn = net().createConnection(socket);
     const stuck = setTimeout(() => finish(false), ACCEPT_MS);
     conn.setEncoding('utf8');
     conn.on('connect', () => conn.write(`${JSON.stringify(request)}\n`));
@@ -106,7 +110,7 @@ export function startServer(cliScript: string, socket: string): void {
     const last = statSync(mark, { throwIfNoEntry: false });
     if (last && Date.now() - last.mtimeMs < RESTART_MS) return;
     if (last || existsSync(dirname(mark))) writeFileSync(mark, '', { mode: 0o600 });
-    const child = spawn(process.execPath, [cliScript, '--search-server'], { detached: true, stdio: 'ignore', cwd: '/', env: process.env });
+    const child = childProcess().spawn(process.execPath, [cliScript, '--search-server'], { detached: true, stdio: 'ignore', cwd: '/', env: process.env });
     child.on('error', () => {});
     child.unref();
   } catch {

@@ -1,6 +1,7 @@
 // Where the search server listens (src/cli/searchServer.ts, src/cli/searchClient.ts): a Unix socket
 // in the CLI's cache folder, one per CLI bundle, Node version and environment. Kept small: the
 // launcher (dist/cli.js) imports it before it knows whether it needs the CLI's bundle at all.
+import { fnv1a } from '../core/fnv';
 import { join } from 'node:path';
 import { cliCacheDir } from './ownWrites';
 
@@ -39,15 +40,13 @@ const MAX_SOCKET_PATH = 100;
 
 /**
  * The socket for this CLI bundle (its size and mtime), this Node and this environment, or null
- * where there is none (Windows, a cache path too long for a socket). FNV-1a: a stable short
- * name, no crypto needed (the folder is the user's alone; the name is not a secret).
+ * where there is none (Windows, a cache path too long for a socket). FNV-1a (core/fnv.ts): a
+ * stable short name, no crypto needed (the folder is the user's alone; the name is not a secret).
  */
 export function serverSocketPath(bundle: { size: number; mtimeMs: number }, env: NodeJS.ProcessEnv = process.env): string | null {
   if (process.platform === 'win32') return null;
   const key = [bundle.size, Math.trunc(bundle.mtimeMs), process.version, process.arch, process.getuid?.() ?? '', ...SERVER_KEY_ENV.map((k) => `${k}=${env[k] ?? '\0'}`)].join('\n');
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619) >>> 0;
-  const path = join(serverDir(env), `search-${h.toString(16).padStart(8, '0')}.sock`);
+  const path = join(serverDir(env), `search-${(fnv1a(key) >>> 0).toString(16).padStart(8, '0')}.sock`);
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : null;
 }
 

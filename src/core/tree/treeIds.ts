@@ -5,16 +5,10 @@
 // while it grows it rehashes into ever larger tables, leaving the old ones as garbage — together
 // the largest allocation of the whole index. This table is 4 bytes per slot, off the JS heap,
 // sized once for a build (load ≤ 1/2) and doubled only when an append outgrows it.
+import { fnv1a } from '../fnv';
 
 /** The id of the node at a position (undefined: it has none): entries' `id`s, or a packed id list. */
 export type IdAt = (i: number) => string | undefined;
-
-/** FNV-1a over the UTF-16 code units. */
-function hashOf(s: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
-  return h;
-}
 
 function capacityFor(n: number): number {
   let cap = 16;
@@ -60,7 +54,7 @@ export class IdTable {
     const slots = this.#slots;
     const mask = slots.length - 1;
     const idAt = this.idAt;
-    let k = hashOf(id) & mask;
+    let k = fnv1a(id) & mask;
     for (;;) {
       const i = slots[k]!;
       if (i === -1 || idAt(i) === id) return k;
@@ -100,7 +94,7 @@ export class IdTable {
     for (let k = 0; k < old.length; k++) {
       const i = old[k]!;
       if (i === -1) continue;
-      let s = hashOf(this.idAt(i)!) & mask;
+      let s = fnv1a(this.idAt(i)!) & mask;
       while (slots[s] !== -1) s = (s + 1) & mask;
       slots[s] = i;
     }

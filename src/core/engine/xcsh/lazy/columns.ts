@@ -2,6 +2,7 @@
 // strings. Why not JS arrays of numbers and strings: a 1M-entry session's index must stay a small
 // fraction of its file (issue 11: settled ≤ 0.25×), and a JS string per id costs ~30 bytes of
 // heap against the 8 bytes of an id's text.
+import { fnv1a } from '../../../fnv';
 
 type TypedArray = Float64Array | Int32Array | Uint32Array | Uint8Array;
 type Ctor<T extends TypedArray> = new (n: number) => T;
@@ -190,7 +191,6 @@ export class Interner {
 
 /** FNV-1a over UTF-16 units, never 0 (0 means "none" in a hash column). */
 export function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  const h = fnv1a(s);
   return h === 0 ? 1 : h;
 }
