@@ -4,11 +4,12 @@
 // Building the extension host also writes l10n/bundle.l10n.json: the keys of every l10n call in
 // src/extension, src/core (`l10nT`) and webview/ (see test/l10n-keys.mjs).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_FILE, writeL10nBundle } from './test/l10n-keys.mjs';
 import { copySqliteWasm, nodeBundleOptions, sqliteGlueRequire } from './scripts/esbuild-node.mjs';
+import { writeCodiconSubset } from './scripts/codicons.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -96,13 +97,6 @@ if (!production) {
   builds.push({ ...node, entryPoints: ['test/integration/generateSession.ts'], outfile: 'out/test/generateSession.js' });
 }
 
-function copyCodicons() {
-  const from = join(root, 'node_modules/@vscode/codicons/dist');
-  const to = join(root, 'dist/codicons');
-  mkdirSync(to, { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(from, f), join(to, f));
-}
-
 const present = builds.filter((b) => {
   const entries = Array.isArray(b.entryPoints) ? b.entryPoints : Object.values(b.entryPoints);
   return entries.every((e) => existsSync(join(root, e)));
@@ -111,7 +105,8 @@ const present = builds.filter((b) => {
 // A production build starts from an empty dist/: a stale .map or bundle from a development
 // build would otherwise ship in the VSIX (.vscodeignore lets all of dist/webview/ through).
 if (production) rmSync(join(root, 'dist'), { recursive: true, force: true });
-copyCodicons();
+// The codicons the webview draws, and only those (scripts/codicons.mjs says why).
+await writeCodiconSubset(root);
 // The SQLite WASM binary the dsh store reader loads from beside the bundle (scripts/esbuild-node.mjs).
 copySqliteWasm(root, join(root, 'dist'));
 if (watch) {

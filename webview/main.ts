@@ -348,7 +348,7 @@ function bootTimes(): NonNullable<Extract<WebviewToHost, { type: 'ready' }>['boo
     end: Math.round(r.responseEnd),
   }));
   const bundle = (globalThis as { slBundleStart?: number }).slBundleStart;
-  return { html: Math.round(nav?.responseEnd ?? 0), assets, evaluated: Math.round(scriptStart), ready: Math.round(performance.now()), ...(bundle !== undefined ? { bundle: Math.round(bundle) } : {}) };
+  return { html: Math.round(nav?.responseEnd ?? 0), assets, evaluated: Math.round(scriptStart), ready: Math.round(performance.now()), origin: performance.timeOrigin, ...(bundle !== undefined ? { bundle: Math.round(bundle) } : {}) };
 }
 
 post({ type: 'ready', restored: restored ? state : null, boot: bootTimes() });

@@ -365,7 +365,7 @@ export const WebviewToHostSchema = z.union([
     restored: WebviewStateSchema.nullable(),
     again: z.boolean().optional(),
     // bundle: when the bundle's first statement ran (its parse and compile, and any stylesheet it waited for, are before).
-    boot: z.object({ html: z.number(), assets: z.array(z.object({ name: z.string(), start: z.number(), end: z.number() })), evaluated: z.number(), ready: z.number(), bundle: z.number().optional() }).optional(),
+    boot: z.object({ html: z.number(), assets: z.array(z.object({ name: z.string(), start: z.number(), end: z.number() })), evaluated: z.number(), ready: z.number(), origin: z.number().optional(), bundle: z.number().optional() }).optional(),
   }),
   /** The first window of messages is on screen (for the open → first paint measurement). */
   // requests: how many the webview asked the host for before it (round trips, in parallel or not).

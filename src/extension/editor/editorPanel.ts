@@ -226,7 +226,8 @@ export class EditorPanel implements vscode.Disposable {
         if (msg.boot) {
           const b = msg.boot;
           const assets = b.assets.map((a) => `${a.name} ${a.start}–${a.end}, `).join('');
-          this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open; then (ms): html ${b.html}, ${assets}${b.bundle !== undefined ? `bundle began ${b.bundle}, ` : ''}script ran ${b.evaluated}, ready ${b.ready}`);
+          const byClock = b.origin !== undefined ? ` (by the clock ${(b.origin - performance.timeOrigin - this.document.openedAt).toFixed(0)} ms; its ready took ${(this.sinceOpen() - (b.origin - performance.timeOrigin - this.document.openedAt) - b.ready).toFixed(0)} ms to reach us)` : '';
+          this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open${byClock}; then (ms): html ${b.html}, ${assets}${b.bundle !== undefined ? `bundle began ${b.bundle}, ` : ''}script ran ${b.evaluated}, ready ${b.ready}`);
         }
         this.heardReady = true;
         // A fresh page paints the `init` posted ahead of its `ready` (as does one restoring the state
