@@ -17,6 +17,7 @@ export function fileOfNode(node: LoomNode): string | undefined {
       return node.file;
     case 'diagnostic':
     case 'info':
+    case 'peek':
       return node.parent.file;
     case 'run':
     case 'entry':

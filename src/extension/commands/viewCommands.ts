@@ -188,9 +188,11 @@ async function openRow(provider: SessionsTreeProvider, gesture: OpenGesture, nod
   // When the click came, not when its row was found again: a double click stays one.
   const at = Date.now();
   const row = isLoomNode(node) ? node : await clickedRow(provider);
-  if (!row || (row.kind !== 'session' && row.kind !== 'entry')) return;
+  if (!row || (row.kind !== 'session' && row.kind !== 'entry' && row.kind !== 'peek')) return;
   const show = showOptionsOf(gesture.decide(row.id, at));
   if (row.kind === 'session') await vscode.commands.executeCommand('sessionLoom.openSession', sessionUri(row.meta), undefined, show);
+  // One of a big session's latest messages, while it is read: the editor opens at it.
+  else if (row.kind === 'peek') await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(row.parent.file), row.entryId, show);
   // (A search hit: its words are marked where the editor shows it.)
   else await vscode.commands.executeCommand('sessionLoom.previewContextAt', vscode.Uri.file(row.session.file), row.entryId, show, provider.query || undefined);
 }

@@ -12,7 +12,7 @@ import { sessionOfUri } from '../sessions/sessionUri';
 import { sessionOpenParams } from '../openParams';
 
 /** Below this size a session loads about as fast as a peek of it would paint: no peek. */
-const PEEK_MIN_BYTES = 4 * 1024 * 1024;
+export const PEEK_MIN_BYTES = 4 * 1024 * 1024;
 
 /** Appends usually come in bursts (a tool call and its result): reload once they settle. */
 const RELOAD_DEBOUNCE_MS = 250;

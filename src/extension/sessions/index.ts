@@ -29,6 +29,7 @@ export function registerSessionsView(context: vscode.ExtensionContext, models: M
     (file, signal) => models.open(sessionOpenParams(file), signal),
     index,
     (file) => models.countMessages(file),
+    (file) => models.peek(file),
   );
   const treeView = vscode.window.createTreeView(SessionsTreeProvider.viewId, {
     treeDataProvider: provider,

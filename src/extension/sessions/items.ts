@@ -11,7 +11,7 @@ import { isForeignAgent, type SessionMeta, type SessionState } from './catalog';
 import { projectLabelParts } from './labels';
 import { dshMessageCount, type DshRowStats } from './dshStats';
 import { dshStateDescription, dshStateLabel } from '../../core/formats/dsh/stateWords';
-import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, MoreNode, NoticeNode, ProjectNode, RunNode, SessionNode } from './nodes';
+import type { DiagnosticNode, EntryNode, InfoNode, LoomNode, MoreNode, NoticeNode, PeekNode, ProjectNode, RunNode, SessionNode } from './nodes';
 
 /** "1 session", "3 sessions" (a project row's description). */
 function sessionCount(n: number): string {
@@ -55,6 +55,8 @@ export function renderItem(node: LoomNode, ctx: RenderContext): vscode.TreeItem 
     case 'info':
     case 'notice':
       return textItem(node);
+    case 'peek':
+      return peekItem(node);
   }
 }
 
@@ -364,6 +366,22 @@ function entryItem(node: EntryNode, ctx: RenderContext): vscode.TreeItem {
   // The tooltip shows the entry's text, which stays in the worker until the row is hovered (resolveTreeItem).
   item.tooltip = undefined;
   // A click shows the context at this entry in the session editor (see sessionItem: no arguments).
+  item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry') };
+  return item;
+}
+
+/** One of a big session's latest messages while it is read (a click opens the editor there, as an entry row's does). */
+function peekItem(node: PeekNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(shortenPreview(node.text, 100), None);
+  item.id = node.id;
+  const desc: string[] = [];
+  if (node.isLeaf) desc.push(vscode.l10n.t('● leaf'));
+  const ts = node.timestamp !== null ? Date.parse(node.timestamp) : NaN;
+  if (Number.isFinite(ts)) desc.push(formatTimeOfDay(ts, vscode.env.language, node.parent.meta.created));
+  item.description = desc.join(' · ');
+  item.iconPath = new vscode.ThemeIcon(node.isLeaf ? 'target' : (ROLE_ICONS[node.role] ?? 'comment'), node.isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
+  item.tooltip = vscode.l10n.t('One of the latest messages of the branch the session ends on, read from the end of the file while the whole session is read.');
+  item.contextValue = 'peek';
   item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry') };
   return item;
 }

@@ -102,6 +102,29 @@ export class MoreNode {
   }
 }
 
+/**
+ * One of a big session's latest messages, shown while the model worker indexes it (the tail peek
+ * the editor paints first: the default leaf's last messages, read from the file's end). Replaced
+ * by the branch rows as soon as the session is read.
+ */
+export class PeekNode {
+  readonly kind = 'peek';
+  constructor(
+    public parent: SessionNode,
+    readonly entryId: string,
+    /** Its message role (user, assistant, toolResult…). */
+    public role: string,
+    /** Its one-line preview. */
+    public text: string,
+    public timestamp: string | null,
+    /** The file's last entry: the default leaf. */
+    public isLeaf: boolean,
+  ) {}
+  get id(): string {
+    return `${this.parent.file}#peek:${this.entryId}`;
+  }
+}
+
 /** A one-line notice inside a session (nothing matches the filter, the file could not be read). */
 export class InfoNode {
   readonly kind = 'info';
@@ -127,4 +150,4 @@ export class NoticeNode {
   }
 }
 
-export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | MoreNode | InfoNode | NoticeNode;
+export type LoomNode = ProjectNode | SessionNode | DiagnosticNode | RunNode | EntryNode | MoreNode | InfoNode | NoticeNode | PeekNode;

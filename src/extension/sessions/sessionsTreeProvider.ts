@@ -7,14 +7,14 @@
 // rows the user expanded, expansionMemory.ts; file watching and liveness, sessionsWatcher.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatRelativeTime, isLive, treeFilterTitle, type TreeFilterMode, type ViewEntry } from '../../core/tree/treeView';
+import { formatRelativeTime, formatSize, isLive, oneLine, treeFilterTitle, type TreeFilterMode, type ViewEntry } from '../../core/tree/treeView';
 import { BranchNodes } from './branchNodes';
 import { isForeignAgent, listProjectSessions, projectLabel, readSessionMeta, type SessionMeta } from './catalog';
 import { CancelledError, SessionModels, type OpenModel, type ViewSession } from './sessionModels';
 import { isOwnWrite } from '../commands/guardedWrite';
 import { ExpansionMemory } from './expansionMemory';
 import { entryTooltip, renderItem } from './items';
-import { DiagnosticNode, InfoNode, type EntryNode, type LoomNode, type MoreNode, type NoticeNode, type ProjectNode, type RunNode, type SessionNode } from './nodes';
+import { DiagnosticNode, InfoNode, PeekNode, type EntryNode, type LoomNode, type MoreNode, type NoticeNode, type ProjectNode, type RunNode, type SessionNode } from './nodes';
 import { ProjectListing } from './projectListing';
 import { SessionSearch } from './search';
 import type { SearchIndexClient } from '../search/indexClient';
@@ -24,6 +24,8 @@ import { sessionReader } from '../../core/engine/openModel';
 import { dshMessageCount, DshStatsCache } from './dshStats';
 import { RowClock } from './rowClock';
 import { SessionsWatcher } from './sessionsWatcher';
+import type { MessageView, TailPeek } from '../../protocol/messages';
+import { PEEK_MIN_BYTES } from '../editor/sessionDocument';
 
 const MAX_DIAGNOSTIC_ROWS = 50;
 
@@ -62,7 +64,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
    * `index`: the search index's client (absent: searches scan every file). `countMessages`: how a
    * row's message count is read (the extension reads it in the model worker; default in-process).
    */
-  constructor(openModel: OpenModel, readonly index?: SearchIndexClient, countMessages?: (file: string) => Promise<number>) {
+  /**
+   * `peekTail`: a big session's latest messages, read from the end of its file (the model worker's
+   * tail peek, as the editor paints it first): the rows an expanded session shows while it is read.
+   */
+  constructor(
+    openModel: OpenModel,
+    readonly index?: SearchIndexClient,
+    countMessages?: (file: string) => Promise<number>,
+    private readonly peekTail?: (file: string) => Promise<TailPeek | null>,
+  ) {
     this.models = new SessionModels(openModel);
     this.counts = new MessageCounts(countMessages);
     this.branches = new BranchNodes({
@@ -342,6 +353,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       // Asked for its rows, the row is expanded: kept open until it is collapsed. (A search's rows
       // live under ids of their own and are never collapsed: the search holds what it shows.)
       if (!this.search.active) this.models.hold(session.file, 'expanded');
+      const early = await this.whileReading(session, loading);
+      if (early) return [...out, ...early];
       vs = await loading;
       branch = await this.branches.segmentNodes(session, session, null, vs);
     } catch (err) {
@@ -374,6 +387,33 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
       out.push(info);
     }
     return [...out, ...branch];
+  }
+
+  /**
+   * A big session expanded before it is read (issue 23: the rows in a blink, not after the seconds
+   * a 1M-entry file takes to index): a row saying it is being read and the latest messages of the
+   * branch it ends on, from the end of the file, until the read ends and the branch rows replace
+   * them. Null when the session is read first (a small or kept one), has no such peek (not an
+   * xcsh v3 file), or a search narrows its rows.
+   */
+  private async whileReading(session: SessionNode, loading: Promise<ViewSession>): Promise<LoomNode[] | null> {
+    if (!this.peekTail || this.search.active || this.models.peek(session.file) || session.meta.size < PEEK_MIN_BYTES) return null;
+    let read = false;
+    const settled = loading.then(
+      () => (read = true),
+      () => (read = true),
+    );
+    const peek = await Promise.race([settled.then(() => null), this.peekTail(session.file).catch(() => null)]);
+    if (read || !peek || peek.messages.length === 0) return null;
+    // Read: VS Code asks for the rows again, and gets the branch rows.
+    void settled.then(() => setTimeout(() => this.changed.fire(session), 0));
+    // (The session's one info row, kept by id: its text and icon are this state's.)
+    const info = this.branches.cached(new InfoNode(session, '', ''));
+    info.text = vscode.l10n.t('Reading {0}… its latest messages meanwhile', formatSize(session.meta.size));
+    info.icon = 'loading~spin';
+    const rows = peek.messages.map((m) => new PeekNode(session, m.entryId, m.role, peekText(m), m.timestamp, m.entryId === peek.leafId));
+    // Newest first, as the branch rows put the default leaf's line first.
+    return [info, ...rows.reverse()];
   }
 
   /** After a load, a row whose context flags changed (repairable, damaged…) is re-drawn once. */
@@ -519,5 +559,15 @@ function testLog(line: string): void {
 
 function sessionOf(node: Exclude<LoomNode, ProjectNode | SessionNode | NoticeNode>): SessionNode {
   if (node.kind === 'more') return node.parent.session;
-  return node.kind === 'diagnostic' || node.kind === 'info' ? node.parent : node.session;
+  return node.kind === 'diagnostic' || node.kind === 'info' || node.kind === 'peek' ? node.parent : node.session;
+}
+
+/** A peeked message as one line: its text, else its tool call, command or role. */
+function peekText(m: MessageView): string {
+  for (const b of m.blocks) {
+    if ((b.kind === 'markdown' || b.kind === 'text') && b.text.trim() !== '') return oneLine(b.text, 200);
+    if (b.kind === 'toolCall') return oneLine(`${b.name} ${b.argsJson}`, 200);
+    if (b.kind === 'exec') return oneLine(b.command, 200);
+  }
+  return m.role;
 }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
-import type { LoomNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
+import type { LoomNode, PeekNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { IndexCache } from '../../../src/core/engine/xcsh/lazy/indexCache';
 import { frameText, harnessAvailable, screenshot } from './harness';
 import { activate, relistSessions, revealRow, sleep, until } from './util';
@@ -73,6 +73,30 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     const t0 = Date.now();
     // As the user does: the row expands (VS Code asks the provider for its rows).
     await tv().reveal(session, { expand: true, select: false, focus: false });
+    // Tail-first (issue 23): until the worker has read the file, the row shows that it is being
+    // read and the latest messages of the branch it ends on, read from the end of the file.
+    const early = provider().models.peek(file) ? null : await provider().getChildren(session);
+    let firstRows = NaN;
+    if (harnessAvailable()) {
+      await frameText('.part.sidebar .monaco-list-row[aria-level="3"]', { timeoutMs: 60_000 });
+      firstRows = Date.now() - t0;
+    }
+    assert.ok(early, 'the session is still being read when its row expands');
+    assert.equal(early[0]?.kind, 'info');
+    assert.match(label(early[0]!), /^Reading \d+(\.\d)? MB… its latest messages meanwhile$/);
+    const peeked = early.filter((n): n is PeekNode => n.kind === 'peek');
+    assert.ok(peeked.length >= 3, `${peeked.length} of its latest messages`);
+    // (The file's end only: this host's event loop is being measured.)
+    const fd = fs.openSync(file, 'r');
+    const tail = Buffer.alloc(256 * 1024);
+    const got = fs.readSync(fd, tail, 0, tail.length, Math.max(0, size - tail.length));
+    fs.closeSync(fd);
+    const lines = tail.toString('utf8', 0, got).trimEnd().split('\n');
+    const lastId = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+    // Newest first: the file's last entry, the default leaf, heads them.
+    assert.equal(peeked[0]!.entryId, lastId);
+    assert.ok(peeked[0]!.isLeaf && peeked.slice(1).every((p) => !p.isLeaf));
+    if (harnessAvailable()) await screenshot(`sessions-big-session-reading-${sizeLabel}`);
     let rows: LoomNode[] = [];
     await until(async () => {
       rows = provider().models.peek(file) ? await provider().getChildren(session) : [];
@@ -90,12 +114,18 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     delay.disable();
     const ms = (ns: number): string => (ns / 1e6).toFixed(1);
     console.log(
-      `[perf] Sessions view, ${sizeLabel}-entry session (${(size / 1e6).toFixed(1)} MB): expand → branch rows ${expanded} ms; expand its ${run.facts.count}-entry run → its rows ${runRows} ms; ` +
+      `[perf] Sessions view, ${sizeLabel}-entry session (${(size / 1e6).toFixed(1)} MB): expand → first rows on screen (its latest messages, from the end of the file) ${firstRows} ms; → branch rows ${expanded} ms; expand its ${run.facts.count}-entry run → its rows ${runRows} ms; ` +
         `extension host event-loop delay: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms ` +
         `(idle host, 3 s just before: max ${ms(idle.max)} ms, p99 ${ms(idle.percentile(99))} ms)`,
     );
     assert.equal(page.length, Math.min(run.facts.count, 500) + (run.facts.count > 500 ? 1 : 0));
     if (harnessAvailable()) await screenshot('sessions-big-session-expanded');
+    // The branch rows replaced the latest messages.
+    assert.ok(!(await provider().getChildren(session)).some((n) => n.kind === 'peek' || n.kind === 'info'));
+    // A click on one of those rows opened the editor at it (the default leaf's context).
+    await vscode.commands.executeCommand('sessionLoom.openRow', peeked[1]);
+    await until(() => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === file)), 'the session editor open at a peeked message', 60_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     // The host thread never parses the session (the model worker does): a stall this long means
     // something loaded it on the host again.
     assert.ok(delay.max < 500e6, `the extension host's event loop stalled for ${ms(delay.max)} ms`);
