@@ -4,6 +4,11 @@ import { entryPreview, formatCount, formatRelativeTime, formatSize, isLive, matc
 import { computeVisibleTree, treeSourceFromIndex, nearestVisible, passesFilter as referencePassesFilter, runTitle, segmentsUnder } from '../reference/treeView';
 import { buildTreeIndex } from '../../src/core/tree/tree';
 import type { SessionEntry } from '../../src/core/formats/xcsh/schemas';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { LazyXcshModel } from '../../src/core/engine/xcsh/lazy/lazyModel';
+import { XcshModel as ReferenceModel } from '../reference/xcshModel';
+import { assertSameAnswers, checkAgainstView, oldSessionFile } from '../helpers/modelParity';
 
 /** The reference's filter on the entry, which the product's filter on the entry's bits must answer alike. */
 function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string | undefined, isLeaf: boolean): boolean {
@@ -12,7 +17,12 @@ function passesFilter(e: ViewEntry, mode: TreeFilterMode, label: string | undefi
   return expected;
 }
 
-const indexEntries = (entries: ViewEntry[]) => treeSourceFromIndex(buildTreeIndex(entries as SessionEntry[]));
+/** Every tree this file builds by hand, asked of the product's engine too at the end. */
+const handBuilt: ViewEntry[][] = [];
+const indexEntries = (entries: ViewEntry[]) => {
+  handBuilt.push(entries);
+  return treeSourceFromIndex(buildTreeIndex(entries as SessionEntry[]));
+};
 
 const user = (id: string, parentId: string | null, text: string): ViewEntry => ({
   type: 'message',
@@ -213,5 +223,41 @@ describe('formatting', () => {
   it('calls a file live when modified in the last minute', () => {
     assert.equal(isLive(now - 59_000, now), true);
     assert.equal(isLive(now - 61_000, now), false);
+  });
+});
+
+// The rules above are the reference's (test/reference/treeView.ts, the whole-tree walks); the
+// product lays out its trees in the engine (ForestRows and the Sessions-view queries of the lazy
+// model). Every tree built by hand above — forks, several roots, orphans, self-parents, labels set
+// and cleared, cycles, a single entry — written as a v3 file, is asked of the engine: its tree rows
+// under every filter and a search at every entry as the leaf, as the reference model gives them,
+// and its Sessions-view segments, run pages, reveal paths and search counts, as the view's own
+// functions compute them.
+describe('the product\'s engine', () => {
+  it('lays out every hand-built tree above as the reference does', async () => {
+    assert.ok(handBuilt.length >= 5, `the trees were collected (${handBuilt.length})`);
+    const blobDir = join(tmpdir(), 'sl-no-blobs');
+    const seen = new Set<string>();
+    for (const entries of handBuilt) {
+      const text = [{ type: 'session', version: 3, id: 'tree-case', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/work/tree' }, ...entries.map((e) => ({ timestamp: '2026-01-01T00:00:00.000Z', ...e }))]
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n';
+      if (seen.has(text)) continue;
+      seen.add(text);
+      const file = oldSessionFile(text, 'sl-tree-case-');
+      const reference = await ReferenceModel.open(file, { blobDir });
+      const engine = await LazyXcshModel.open(file, { blobDir });
+      try {
+        const ids = entries.map((e) => e.id as string);
+        await assertSameAnswers(reference, engine, { leaves: ids, searches: ['parser', 'user'], window: 50 });
+        await checkAgainstView(reference, ['parser', 'user fix'], engine);
+      } catch (e) {
+        throw new Error(`tree ${entries.map((x) => `${String(x.id)}←${String(x.parentId)}`).join(' ')}: ${(e as Error).message}`);
+      } finally {
+        reference.dispose();
+        engine.dispose();
+      }
+    }
+    assert.ok(seen.size >= 4, `${seen.size} distinct trees`);
   });
 });
