@@ -70,7 +70,8 @@ const builds = [
     // Minified in development too: the editor's page carries this bundle inline, and on each open
     // the extension host serializes and compresses the whole page (unminified, 560 KB: 40–80 ms of
     // its thread in a CPU profile; 330 KB minified). The tests then run what ships.
-    minify: true,
+    // (SESSION_LOOM_WEBVIEW_UNMINIFIED=1: names a CPU profile of the page can be read by.)
+    minify: !process.env.SESSION_LOOM_WEBVIEW_UNMINIFIED,
     // When the bundle's first statement runs (the editor's log: its parse and compile come before).
     banner: { js: 'globalThis.slBundleStart=performance.now();' },
     outdir: 'dist/webview',

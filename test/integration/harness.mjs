@@ -22,7 +22,11 @@
 //   POST /drag { from: {x, y}, to: {x, y} }             mouse down at `from`, move in steps, up at
 //        `to` (e.g. a sash between two parts) → { ok: true }
 //   POST /move { x, y }                                 moves the mouse (off a hover) → { ok: true }
-import { mkdirSync } from 'node:fs';
+//   POST /profile-start { intervalUs? }, POST /profile-stop { name } → { path }
+//        a CPU profile of the page's renderer thread (the workbench and the webviews it runs in
+//        process), written as test-results/profiles/<name>.cpuprofile: where a webview's first
+//        paint goes (build with SESSION_LOOM_WEBVIEW_UNMINIFIED=1 for readable names)
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -56,6 +60,7 @@ function safeName(name) {
 
 /** Routes of the API; each gets the parsed body and returns the JSON answer. */
 function routes(page, screenshotsDir, log) {
+  let profiler;
   return {
     'GET /ping': async () => ({ ok: true }),
     'POST /screenshot': async ({ name }) => {
@@ -99,6 +104,27 @@ function routes(page, screenshotsDir, log) {
     'POST /move': async ({ x, y }) => {
       await page.mouse.move(x, y);
       return { ok: true };
+    },
+    // A CPU profile of the page's renderer thread (the workbench and the webviews it runs in
+    // process), for finding where a webview's time goes: start, then stop with a name →
+    // test-results/profiles/<name>.cpuprofile.
+    'POST /profile-start': async ({ intervalUs = 100 }) => {
+      profiler = await page.context().newCDPSession(page);
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: intervalUs });
+      await profiler.send('Profiler.start');
+      return { ok: true };
+    },
+    'POST /profile-stop': async ({ name }) => {
+      if (!profiler) throw new Error('no profile was started');
+      const { profile } = await profiler.send('Profiler.stop');
+      await profiler.detach();
+      profiler = undefined;
+      const dir = path.join(screenshotsDir, '..', 'profiles');
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${safeName(name)}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return { path: file };
     },
     'POST /keys': async ({ keys, text }) => {
       for (const k of keys === undefined ? [] : Array.isArray(keys) ? keys : [keys]) await page.keyboard.press(k);

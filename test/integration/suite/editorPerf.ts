@@ -14,7 +14,7 @@ import { monitorEventLoopDelay, performance as perf, type IntervalHistogram } fr
 import * as vscode from 'vscode';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EditorTiming } from '../../../src/extension/editor/editorPanel';
-import { click, frameEval, frameText, screenshot } from './harness';
+import { click, frameEval, frameText, harnessAvailable, profileStart, profileStop, screenshot } from './harness';
 import { EXTENSION_ID, sleep, VIEW_TYPE } from './util';
 
 const app = (file: string): string => `#app[data-session-file="${path.basename(file)}"]`;
@@ -353,7 +353,12 @@ export async function openRealSession(source: string, label: string, opens: numb
     const hosts: string[] = [];
     for (let i = 0; i < opens; i++) {
       const watch = await HostWatch.start(`${label}-${i}`);
+      // SESSION_LOOM_PROFILE_RENDERER=1: a CPU profile of the page's renderer thread while it opens
+      // (test-results/profiles/): VS Code's webview host reading our page, our bundle, the first rows.
+      const profiling = process.env.SESSION_LOOM_PROFILE_RENDERER !== undefined && harnessAvailable();
+      if (profiling) await profileStart();
       const open = await timeOpen(file, log);
+      if (profiling) console.log(`[perf] ${label} open ${i + 1}: renderer profile ${await profileStop(`editor-${label}-open-${i + 1}`)}`);
       await frameText(`${app(file)}[data-state="ready"] .sl-messages .sl-msg[data-index]`, { timeoutMs: 60_000 });
       firstRows.push(open.host);
       drivers.push(open.driver);

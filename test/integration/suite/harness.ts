@@ -126,3 +126,13 @@ export async function chooseMenuItem(label: string): Promise<void> {
     if (attempt === 3) throw new Error(`the context menu stayed open after three clicks on "${label}"`);
   }
 }
+
+/** Starts a CPU profile of the page's renderer thread (the workbench and its in-process webviews). */
+export async function profileStart(intervalUs = 100): Promise<void> {
+  await call('/profile-start', { intervalUs });
+}
+
+/** Stops it and writes test-results/profiles/<name>.cpuprofile; its path. */
+export async function profileStop(name: string): Promise<string> {
+  return (await call<{ path: string }>('/profile-stop', { name })).path;
+}
