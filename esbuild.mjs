@@ -96,6 +96,7 @@ if (!production) {
   });
   // Writes the big generated sessions the suite opens, outside the extension host.
   builds.push({ ...node, entryPoints: ['test/integration/generateSession.ts'], outfile: 'out/test/generateSession.js' });
+  builds.push({ ...node, entryPoints: ['test/integration/generateClaude.ts'], outfile: 'out/test/generateClaude.js' });
 }
 
 const present = builds.filter((b) => {

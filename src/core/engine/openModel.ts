@@ -20,6 +20,10 @@ import { CodexModel } from './codex/codexModel';
 import { DshModel } from './dsh/dshModel';
 import { LazyXcshModel } from './xcsh/lazy/lazyModel';
 import { countMessages } from '../formats/xcsh/countMessages';
+import type { TailPeek } from '../../protocol/messages';
+import { peekSessionTail } from './xcsh/tailPeek';
+import { peekClaudeTail } from './claude/claudePeek';
+import { peekCodexTail } from './codex/codexPeek';
 
 /**
  * The format of a session file, from its first bytes (formats/sniff.ts decides, for every reader).
@@ -67,6 +71,12 @@ export interface SessionReader {
    * only its subagents and forks.
    */
   readonly branchRowsInView: boolean;
+  /**
+   * The latest messages of the conversation the file ends on, read from its last bytes while the
+   * whole file is read (the editor's and the Sessions view's first paint of a big session); absent
+   * for a format without one.
+   */
+  peekTail?(path: string): Promise<TailPeek | null>;
 }
 
 /** The message count of a model's summary, the model let go after. */
@@ -93,6 +103,7 @@ const xcshReader: SessionReader = {
   open: (path, opts) => LazyXcshModel.open(path, opts),
   countMessages: (path) => countMessages(path),
   branchRowsInView: true,
+  peekTail: (path) => peekSessionTail(path),
 };
 
 const dshReader: SessionReader = {
@@ -127,8 +138,9 @@ const dshReader: SessionReader = {
 };
 
 /** Another agent's log, read-only: its records are `entries`, and every write and `--at`/`--session`/`--blobs` are refused. */
-function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason: string, options: Record<string, string>, open: SessionReader['open']): SessionReader {
+function foreignAgentReader(format: SessionFormat, noun: string, readOnlyReason: string, options: Record<string, string>, open: SessionReader['open'], peekTail?: SessionReader['peekTail']): SessionReader {
   return {
+    ...(peekTail ? { peekTail } : {}),
     format,
     refuseCommand: (command, path) => {
       if (command === 'events') return { usage: true, message: `${path} is ${noun}: use "session-loom entries" for its records` };
@@ -157,6 +169,7 @@ const codexReader = foreignAgentReader(
     blobs: '--blobs is for xcsh session files; a Codex rollout keeps its images inline',
   },
   (path, opts) => CodexModel.open(path, opts),
+  (path) => peekCodexTail(path),
 );
 
 const claudeReader = foreignAgentReader(
@@ -169,6 +182,7 @@ const claudeReader = foreignAgentReader(
     blobs: '--blobs is for xcsh session files; a Claude Code transcript keeps its images inline',
   },
   (path, opts) => ClaudeModel.open(path, opts),
+  (path) => peekClaudeTail(path),
 );
 
 const READERS: Record<SessionFormat, SessionReader> = { xcsh: xcshReader, dsh: dshReader, codex: codexReader, claude: claudeReader };
@@ -181,6 +195,12 @@ export function sessionReader(format: SessionFormat): SessionReader {
 /** How many messages a session file holds, counted by its format's reader. */
 export async function countSessionMessages(path: string): Promise<number> {
   return sessionReader(await detectFileFormat(path)).countMessages(path);
+}
+
+/** A big session's latest messages, read from its end (its format's peekTail), or null. */
+export async function peekSessionFile(path: string): Promise<TailPeek | null> {
+  const reader = sessionReader(await detectFileFormat(path));
+  return reader.peekTail ? reader.peekTail(path) : null;
 }
 
 /** The model of a session file: one per format (an xcsh file: a compact index, bodies on disk). */

@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { execFileSync } from 'node:child_process';
+import { peekClaudeTail } from '../../../src/core/engine/claude/claudePeek';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EntryNode, LoomNode, ProjectNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
 import { frameText, harnessAvailable, screenshot } from './harness';
@@ -196,6 +198,30 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
       await frameText(`${editorApp(c.file)} .sl-tree-row.is-selected[data-entry-id="${c.entryId}"]`, { timeoutMs: 15_000 });
       await screenshot(`sessions-agent-entry-click-${path.basename(c.file).slice(0, 12)}`);
       assert.ok(fs.readFileSync(c.file).equals(before), 'the file is never written');
+    }
+  });
+
+  it('a big Claude Code transcript paints the latest messages of its conversation first, read from the end of the file, then its full view (the same first paint as an xcsh session)', async function () {
+    this.timeout(300_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-claude-big-'));
+    const file = path.join(dir, 'claude-big.jsonl');
+    try {
+      // ~160 MB: its full read takes longer than the page's load, so the peek has a moment to show.
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'generateClaude.js'), file, String(160 * 1048576)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: 'ignore' });
+      const peek = await peekClaudeTail(file);
+      assert.ok(peek && peek.messages.length === 12, 'the transcript has a peek');
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'sessionLoom.sessionEditor');
+      const app = editorApp(file, false);
+      // The peek's rows, newest last, the default leaf's message last.
+      const last = await frameText(`${app} .sl-peek .sl-peek-list .sl-msg[data-peek-index="-1"][data-entry-id="${peek.leafId}"]`, { timeoutMs: 60_000 });
+      assert.ok(last.length > 0);
+      if (harnessAvailable()) await screenshot('claude-big-peek');
+      // Replaced by the full view at the same leaf.
+      await frameText(`${editorApp(file)} .sl-messages .sl-msg[data-index][data-entry-id="${peek.leafId}"]`, { timeoutMs: 240_000 });
+      await until(async () => (await frameText(app)).length > 0 && !(await frameText(app)).includes('The latest messages on the current branch'), 'the peek gone once the full view painted', 30_000);
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -24,6 +24,7 @@ import { CancelledError } from '../rpc';
 import { ClaudeContexts } from './claudeContext';
 import { ClaudeDocuments } from './claudeDocuments';
 import { ClaudeForest } from './claudeForest';
+import type { ReadFrom } from '../../formats/xcsh/jsonl';
 
 /** The format name this model answers with. */
 export const CLAUDE_FORMAT = 'claude' satisfies SessionFormat;
@@ -37,6 +38,8 @@ export interface ClaudeModelOptions extends ModelOptions {
    * this file's summaries name its leaves.
    */
   summaries?: ReadonlyMap<string, string>;
+  /** Read the transcript from this line start on (its tail: claudePeek.ts), not whole. */
+  window?: ReadFrom;
 }
 
 interface State {
@@ -76,6 +79,7 @@ export class ClaudeModel implements LocalSessionModel {
     const session = await loadClaudeSession(this.path, {
       ...(this.opts.signal ? { signal: this.opts.signal, abortError: () => new CancelledError() } : {}),
       ...(this.opts.onProgress ? { onProgress: this.opts.onProgress } : {}),
+      ...(this.opts.window ? { from: this.opts.window } : {}),
     });
     const { transcript: t, tree } = session;
     const recs = t.records;

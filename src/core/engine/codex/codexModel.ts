@@ -36,6 +36,8 @@ const CACHED_CONTEXTS = 4;
 export interface CodexModelOptions extends ModelOptions {
   /** The Codex home whose session_index.jsonl names threads (default: the folder above `sessions/` on the path). */
   codexHome?: string | null;
+  /** Read a plain rollout from this line start on (its tail: codexPeek.ts), not whole; `line` numbers the line there. */
+  window?: { from: number; line: number };
 }
 
 export class CodexModel implements LocalSessionModel {
@@ -61,7 +63,7 @@ export class CodexModel implements LocalSessionModel {
 
   static async open(path: string, opts: CodexModelOptions = {}): Promise<CodexModel> {
     const m = new CodexModel(path, opts, opts.l10nT ?? english);
-    m.#install(await loadCodexRollout(path));
+    m.#install(await loadCodexRollout(path, opts.window));
     await m.#readThreadName();
     m.#summary = m.#summarize();
     return m;

@@ -5,9 +5,8 @@
 //
 // Bundled as dist/modelWorker.js; the host side is ./modelHost.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { countSessionMessages } from '../openModel';
+import { countSessionMessages, peekSessionFile } from '../openModel';
 import { serve } from '../rpc';
-import { peekSessionTail } from '../xcsh/tailPeek';
 import { ModelRegistry, type CallParams, type OpenParams } from './modelRegistry';
 import { lowerThisThreadPriority } from './threadPriority';
 
@@ -22,7 +21,7 @@ serve(parentPort, {
   // The Sessions view's message count of a row, read in full off the host's thread.
   countMessages: (p) => countSessionMessages((p as { file: string }).file),
   // The editor's first paint of a big session: served between the index's reads of an open.
-  peek: (p) => peekSessionTail((p as { file: string }).file),
+  peek: (p) => peekSessionFile((p as { file: string }).file),
   // How far a load has read: the editor says so while a big session is read.
   progress: async (p) => registry.progress((p as { file: string }).file),
   // What the worker holds (tests check that a cancelled load is let go).

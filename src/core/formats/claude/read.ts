@@ -6,7 +6,7 @@
 // Nothing is ever written.
 import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../diagnostics';
-import { readJsonlFile } from '../xcsh/jsonl';
+import { readJsonlFile, type ReadFrom } from '../xcsh/jsonl';
 import { oneLine } from '../../tree/treeView';
 import { sidePreview } from './previews';
 import { chainFacts, isObj, RecordFlag, str, type ClaudeRecord, type SideRecord } from './records';
@@ -73,6 +73,11 @@ export interface ReadOptions {
   signal?: AbortSignal;
   abortError?: () => Error;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * Read from this line start on, not from the file's start (a tail peek: the latest records; a
+   * record whose parent lies before it starts a root, as any record with a missing parent does).
+   */
+  from?: ReadFrom;
 }
 
 export async function readClaudeTranscript(path: string, opts: ReadOptions = {}): Promise<ClaudeTranscript> {
@@ -145,7 +150,7 @@ export async function readClaudeTranscript(path: string, opts: ReadOptions = {})
     if (sessionId === null && isObj(value) && typeof value.sessionId === 'string' && type !== 'summary') sessionId = value.sessionId;
   };
 
-  const result = await readJsonlFile(path, undefined, {
+  const result = await readJsonlFile(path, opts.from, {
     onRecord,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.abortError ? { abortError: opts.abortError } : {}),

@@ -73,15 +73,18 @@ async function streamInto(path: string, start: number, scanner: RolloutLineScann
   scanner.finish();
 }
 
-/** Reads a rollout file whole. */
-export async function loadCodexRollout(path: string): Promise<CodexRollout> {
+/**
+ * Reads a rollout file whole — or, with `window`, a plain one from that line start on (a tail
+ * peek: `line` is the number of the line starting at `from`, so records keep their own numbers).
+ */
+export async function loadCodexRollout(path: string, window?: { from: number; line: number }): Promise<CodexRollout> {
   const st = await stat(path);
   if (await startsWithZstd(path)) {
     const r = await readCodexRolloutBytes(await readFile(path), path, st.mtimeMs);
     return { ...r, bytes: st.size };
   }
-  const scanner = new RolloutLineScanner();
-  await streamInto(path, 0, scanner);
+  const scanner = window && window.from > 0 ? new RolloutLineScanner({ firstLine: window.line, recordsBefore: true }) : new RolloutLineScanner();
+  await streamInto(path, window?.from ?? 0, scanner);
   const tail = scanner.unterminated;
   return assemble(path, 'jsonl', st.size, st.mtimeMs, scanner, [], { offset: tail ? tail.offset : scanner.completeBytes, nextLine: tail ? tail.line : scanner.line, ino: st.ino });
 }

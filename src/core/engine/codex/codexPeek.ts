@@ -1,0 +1,58 @@
+// The first thing the session editor and the Sessions view show of a big Codex rollout while it is
+// read (issue 24: the same first paint as an xcsh session, engine/xcsh/tailPeek.ts): the latest
+// messages of the history it ends with, replayed from the file's last bytes only by the same
+// reader and model as the whole file (codexModel.ts with `window`), through engine/modelPeek.ts.
+// A rollout's node ids are its line numbers, so the lines before the window are counted (a scan
+// for newlines, no parse). A `.jsonl.zst` rollout has no cheap tail: it has no peek. What the
+// window cannot know — a rollback reaching turns before it — shows only until the whole file is
+// read and its answers replace the peek.
+import { open } from 'node:fs/promises';
+import type { TailPeek } from '../../../protocol/messages';
+import { readSessionInfo } from '../../discovery/discovery';
+import { startsWithZstdMagic } from '../../formats/detect';
+import { lineStartFrom, peekOfModel } from '../modelPeek';
+import { PEEK_MAX_MESSAGES, PEEK_WINDOW_BYTES } from '../xcsh/tailPeek';
+import { CodexModel } from './codexModel';
+
+const COUNT_CHUNK = 4 * 1024 * 1024;
+
+/** The file's first bytes and the number of newlines before `end`. */
+async function scanHead(path: string, end: number): Promise<{ zstd: boolean; lines: number }> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(COUNT_CHUNK);
+    let lines = 0;
+    let zstd = false;
+    for (let at = 0; at < end || at === 0; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(COUNT_CHUNK, Math.max(4, end - at)), at);
+      if (bytesRead === 0) break;
+      if (at === 0) zstd = startsWithZstdMagic(buf.subarray(0, bytesRead));
+      if (zstd) break;
+      const upto = Math.min(bytesRead, end - at);
+      for (let i = buf.indexOf(0x0a, 0); i !== -1 && i < upto; i = buf.indexOf(0x0a, i + 1)) lines++;
+      at += bytesRead;
+    }
+    return { zstd, lines };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The peek of a plain Codex rollout, or null (another format, compressed, nothing in the window, unreadable). */
+export async function peekCodexTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
+  const info = await readSessionInfo(path).catch(() => null);
+  if (!info || info.format !== 'codex') return null;
+  const from = await lineStartFrom(path, Math.max(0, info.size - window), info.size).catch(() => null);
+  if (from === null) return null;
+  const head = await scanHead(path, from).catch(() => null);
+  if (!head || head.zstd) return null;
+  const model = await CodexModel.open(path, { window: { from, line: head.lines + 1 } }).catch(() => null);
+  if (!model) return null;
+  try {
+    return await peekOfModel(model, path, info, maxMessages);
+  } catch {
+    return null;
+  } finally {
+    model.dispose();
+  }
+}
