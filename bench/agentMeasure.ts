@@ -2,11 +2,13 @@
 // run with plain `node` (bench/out/agentMeasure.js, bundled: no TypeScript loader in it). Modes:
 //  - `baseline`: read + split at newlines + JSON.parse each line, as bench/measure.ts does it;
 //  - `open`: what a first paint costs — openSessionModel (the format told by content), the context
-//    at the default leaf and its first 50 messages.
+//    at the default leaf and its first 50 messages;
+//  - `peek`: what the first paint costs while the file is read — its latest messages from its last
+//    MB (openModel.ts peekSessionFile).
 // Prints one JSON line: the wall time of that work (from before the read to the last message),
 // and the process's peak RSS (startup included) with its RSS before the work.
 import { readFileSync } from 'node:fs';
-import { openSessionModel } from '../src/core/engine/openModel';
+import { openSessionModel, peekSessionFile } from '../src/core/engine/openModel';
 
 const [mode, file] = process.argv.slice(2);
 
@@ -37,6 +39,11 @@ async function main(): Promise<void> {
     out.messages = ctx.messageCount;
     out.window = first.length;
     out.entries = (await model.summary()).entryCount;
+  } else if (mode === 'peek') {
+    // The first paint of a big file while it is read: its latest messages, from its last MB.
+    const peek = await peekSessionFile(file!);
+    out.ms = performance.now() - t;
+    out.messages = peek?.messages.length ?? 0;
   } else throw new Error(`unknown mode ${mode}`);
   out.peakRssMB = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(JSON.stringify(out) + '\n');

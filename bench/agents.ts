@@ -33,6 +33,7 @@ interface Figures {
   warm: Run[];
   inBase: InProcess[];
   inOpen: InProcess[];
+  inPeek: InProcess[];
 }
 
 /** An xcsh session of about `bytes`: entries per byte from a small one, then the size asked for. */
@@ -69,7 +70,7 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
       `generated in ${((performance.now() - g0) / 1000).toFixed(1)} s: Claude Code ${claude.copies} copies of the spotter transcript, Codex ${codex.copies} copies of the agentcmd rollout's turns, xcsh (bench/generate.ts); measuring ${reps} rounds…\n`,
     );
     const names = Object.keys(files) as (keyof typeof files)[];
-    const empty = (): Figures => ({ base: [], cold: [], warm: [], inBase: [], inOpen: [] });
+    const empty = (): Figures => ({ base: [], cold: [], warm: [], inBase: [], inOpen: [], inPeek: [] });
     const figs: Record<keyof typeof files, Figures> = { claude: empty(), codex: empty(), xcsh: empty() };
     const inProcess = (mode: string, file: string): InProcess => JSON.parse(measure([worker, mode, file], process.env, work, { stdout: true }).stdout!.trim().split('\n').pop()!) as InProcess;
     for (let i = 0; i < reps; i++) {
@@ -86,6 +87,7 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
         rmSync(cache, { recursive: true, force: true });
         f.inBase.push(inProcess('baseline', file));
         f.inOpen.push(inProcess('open', file));
+        f.inPeek.push(inProcess('peek', file));
         process.stderr.write(`  round ${i + 1}: ${n} done\n`);
       }
     }
@@ -111,15 +113,16 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
     }
     console.log('');
     console.log('In-process, a fresh process each (openSessionModel + context at the default leaf + its first 50 messages, against a bare parse of the same file in its own process):');
-    console.log('format  | parse ms              | open+context+50 ms     | ratio            | peak RSS MB (parse → open) | context messages');
+    console.log('format  | parse ms              | open+context+50 ms     | ratio            | peak RSS MB (parse → open) | context messages | first rows while read (peek) ms | peek/parse');
     for (const n of names) {
       const f = figs[n];
       const b = median(f.inBase.map((r) => r.ms));
       const o = median(f.inOpen.map((r) => r.ms));
       const ratios = f.inOpen.map((r, k) => r.ms / f.inBase[k]!.ms);
       const ok = o / b <= 1;
+      const p = median(f.inPeek.map((r) => r.ms));
       console.log(
-        `${n.padEnd(7)} | ${f0(b).padStart(5)} [${range(f.inBase.map((r) => r.ms))}] | ${f0(o).padStart(5)} [${range(f.inOpen.map((r) => r.ms))}] | ${f2(o / b)} [${range(ratios, f2)}] | ${f0(median(f.inBase.map((r) => r.peakRssMB)))} → ${f0(median(f.inOpen.map((r) => r.peakRssMB)))} | ${f.inOpen[0]!.messages} (${f.inOpen[0]!.format})`,
+        `${n.padEnd(7)} | ${f0(b).padStart(5)} [${range(f.inBase.map((r) => r.ms))}] | ${f0(o).padStart(5)} [${range(f.inOpen.map((r) => r.ms))}] | ${f2(o / b)} [${range(ratios, f2)}] | ${f0(median(f.inBase.map((r) => r.peakRssMB)))} → ${f0(median(f.inOpen.map((r) => r.peakRssMB)))} | ${f.inOpen[0]!.messages} (${f.inOpen[0]!.format}) | ${f0(p).padStart(4)} [${range(f.inPeek.map((r) => r.ms))}] (${f.inPeek[0]!.messages} messages) | ${f2(p / b)}`,
       );
       verdicts.push(`${n}: in-process ${f2(o / b)}× (${ok ? 'met' : 'MISSED'})`);
     }
