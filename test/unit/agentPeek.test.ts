@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { peekClaudeTail } from '../../src/core/engine/claude/claudePeek';
 import { ClaudeModel } from '../../src/core/engine/claude/claudeModel';
 import { CodexModel } from '../../src/core/engine/codex/codexModel';
@@ -85,21 +85,20 @@ test('a big generated transcript: the peek shows the default leaf and the last 1
   await assertPeekIsTail(path, await peekClaudeTail(path));
 });
 
+/** The files under a fixture folder, its subfolders included, by name. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+}
+
+const AGENT_INDEXES = new Set(['history.jsonl', 'session_index.jsonl']);
+
 test('every real transcript: the peek is the end of what the whole file shows at its default leaf (the window holds the whole file)', async () => {
-  let checked = 0;
-  const visit = async (dir: string): Promise<void> => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) await visit(path);
-      else if (name.endsWith('.jsonl') && name !== 'history.jsonl') {
-        await assertPeekIsTail(path, await peekClaudeTail(path));
-        checked++;
-      }
-    }
-  };
-  await visit(fixture('claude-code'));
   // (subagent transcripts in their sessions' folders included)
-  assert.ok(checked >= 9, `${checked} transcripts`);
+  const files = filesUnder(fixture('claude-code')).filter((f) => f.endsWith('.jsonl') && !AGENT_INDEXES.has(basename(f)));
+  for (const path of files) await assertPeekIsTail(path, await peekClaudeTail(path));
+  assert.ok(files.length >= 9, `${files.length} transcripts`);
 });
 
 test('a big generated Codex rollout: the peek replays the last MB and shows the last 12 items of the history at the default leaf, under their own line ids', async () => {
@@ -113,19 +112,11 @@ test('a big generated Codex rollout: the peek replays the last MB and shows the 
 });
 
 test('every real Codex rollout: the peek is the end of what the whole file shows at its default leaf; a .jsonl.zst one has no peek', async () => {
-  let checked = 0;
-  const visit = async (dir: string): Promise<void> => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) await visit(path);
-      else if (name.endsWith('.jsonl') && name !== 'history.jsonl' && name !== 'session_index.jsonl') {
-        await assertPeekIsTail(path, await peekCodexTail(path));
-        checked++;
-      } else if (name.endsWith('.jsonl.zst')) assert.equal(await peekCodexTail(path), null, path);
-    }
-  };
-  await visit(fixture('codex'));
-  assert.ok(checked >= 3, `${checked} rollouts`);
+  const files = filesUnder(fixture('codex'));
+  const plain = files.filter((f) => f.endsWith('.jsonl') && !AGENT_INDEXES.has(basename(f)));
+  for (const path of plain) await assertPeekIsTail(path, await peekCodexTail(path));
+  for (const path of files.filter((f) => f.endsWith('.jsonl.zst'))) assert.equal(await peekCodexTail(path), null, path);
+  assert.ok(plain.length >= 3, `${plain.length} rollouts`);
 });
 
 test('a peek of one agent is null for another format (the format reader picks the right one)', async () => {

@@ -3,7 +3,8 @@
 // the conversation the window ends on, in the shape the editor's peek and the Sessions view show.
 import { open } from 'node:fs/promises';
 import type { TailPeek } from '../../protocol/messages';
-import type { SessionInfo } from '../discovery/discovery';
+import { readSessionInfo, type SessionInfo } from '../discovery/discovery';
+import type { SessionFormat } from '../formats/detect';
 import { readRange } from '../store/fileHead';
 import type { LocalSessionModel } from './model';
 import { promptLine } from './xcsh/snapshot';
@@ -12,7 +13,7 @@ import { promptLine } from './xcsh/snapshot';
 const LINE_SEARCH_BYTES = 256 * 1024;
 
 /** The first line start at or after `at` (0 stays 0), or null when none lies within reach. */
-export async function lineStartFrom(path: string, at: number, size: number): Promise<number | null> {
+async function lineStartFrom(path: string, at: number, size: number): Promise<number | null> {
   if (at === 0) return 0;
   const fh = await open(path, 'r');
   try {
@@ -50,4 +51,25 @@ export async function peekOfModel(model: LocalSessionModel, path: string, info: 
     blocks: m.blocks.map((b) => (b.kind === 'toolCall' ? { ...b, resultIndex: b.resultIndex !== null && b.resultIndex >= first ? b.resultIndex - n : null } : b)),
   }));
   return { filePath: path, title: info.title, firstPrompt: promptLine(info.firstPrompt, info.firstUserMessage), cwd: info.cwd, created: info.created, size: info.size, leafId, messages };
+}
+
+/**
+ * The peek of a `format` file from its last `window` bytes: `openAt` opens the format's model over
+ * the lines from a line start on (null: no peek). Null for another format, or when nothing is
+ * quick and certain to show (no line start in reach, no conversation in the window, unreadable).
+ */
+export async function peekWindow(path: string, format: SessionFormat, window: number, maxMessages: number, openAt: (from: number) => Promise<LocalSessionModel | null>): Promise<TailPeek | null> {
+  const info = await readSessionInfo(path).catch(() => null);
+  if (!info || info.format !== format) return null;
+  const from = await lineStartFrom(path, Math.max(0, info.size - window), info.size).catch(() => null);
+  if (from === null) return null;
+  const model = await openAt(from).catch(() => null);
+  if (!model) return null;
+  try {
+    return await peekOfModel(model, path, info, maxMessages);
+  } catch {
+    return null;
+  } finally {
+    model.dispose();
+  }
 }

@@ -11,8 +11,7 @@
 // from the window's cut edge; the full model's answers replace them as soon as the whole file is
 // read.
 import type { TailPeek } from '../../../protocol/messages';
-import { readSessionInfo } from '../../discovery/discovery';
-import { lineStartFrom, peekOfModel } from '../modelPeek';
+import { peekWindow } from '../modelPeek';
 import { PEEK_MAX_MESSAGES, PEEK_WINDOW_BYTES } from '../xcsh/tailPeek';
 import { ClaudeModel } from './claudeModel';
 
@@ -20,18 +19,6 @@ import { ClaudeModel } from './claudeModel';
  * The peek of a Claude Code transcript, or null when there is nothing quick and certain to show
  * (another format, no conversation in the window, unreadable).
  */
-export async function peekClaudeTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
-  const info = await readSessionInfo(path).catch(() => null);
-  if (!info || info.format !== 'claude') return null;
-  const from = await lineStartFrom(path, Math.max(0, info.size - window), info.size).catch(() => null);
-  if (from === null) return null;
-  const model = await ClaudeModel.open(path, { window: { from, startLine: 0 } }).catch(() => null);
-  if (!model) return null;
-  try {
-    return await peekOfModel(model, path, info, maxMessages);
-  } catch {
-    return null;
-  } finally {
-    model.dispose();
-  }
+export function peekClaudeTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
+  return peekWindow(path, 'claude', window, maxMessages, (from) => ClaudeModel.open(path, { window: { from, startLine: 0 } }));
 }

@@ -8,9 +8,8 @@
 // read and its answers replace the peek.
 import { open } from 'node:fs/promises';
 import type { TailPeek } from '../../../protocol/messages';
-import { readSessionInfo } from '../../discovery/discovery';
 import { startsWithZstdMagic } from '../../formats/detect';
-import { lineStartFrom, peekOfModel } from '../modelPeek';
+import { peekWindow } from '../modelPeek';
 import { PEEK_MAX_MESSAGES, PEEK_WINDOW_BYTES } from '../xcsh/tailPeek';
 import { CodexModel } from './codexModel';
 
@@ -39,20 +38,9 @@ async function scanHead(path: string, end: number): Promise<{ zstd: boolean; lin
 }
 
 /** The peek of a plain Codex rollout, or null (another format, compressed, nothing in the window, unreadable). */
-export async function peekCodexTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
-  const info = await readSessionInfo(path).catch(() => null);
-  if (!info || info.format !== 'codex') return null;
-  const from = await lineStartFrom(path, Math.max(0, info.size - window), info.size).catch(() => null);
-  if (from === null) return null;
-  const head = await scanHead(path, from).catch(() => null);
-  if (!head || head.zstd) return null;
-  const model = await CodexModel.open(path, { window: { from, line: head.lines + 1 } }).catch(() => null);
-  if (!model) return null;
-  try {
-    return await peekOfModel(model, path, info, maxMessages);
-  } catch {
-    return null;
-  } finally {
-    model.dispose();
-  }
+export function peekCodexTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
+  return peekWindow(path, 'codex', window, maxMessages, async (from) => {
+    const head = await scanHead(path, from);
+    return head.zstd ? null : CodexModel.open(path, { window: { from, line: head.lines + 1 } });
+  });
 }
