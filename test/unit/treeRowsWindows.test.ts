@@ -207,8 +207,10 @@ test('property: rows extended by appends equal rows laid out again, or the exten
     }),
     { numRuns: 200 },
   );
-  // Both ways are taken (the generator grows the default leaf's line most of the time).
-  assert.ok(extended > 20 && declined > 20, `extended ${extended}, declined ${declined}`);
+  // Both ways are taken (the generator grows the default leaf's line most of the time). The counts
+  // are random: over 8 runs 161–226 extended and 25–46 declined; "more than 5" says each way is
+  // exercised without failing on a run that drew fewer of one kind (a threshold of 20 did, once).
+  assert.ok(extended > 5 && declined > 5, `extended ${extended}, declined ${declined}`);
 });
 
 // ---------- the engine, following a live session ----------
@@ -271,7 +273,9 @@ test('property: the engine\'s tree() and summary while a session grows by append
   } finally {
     ForestRows.prototype.extend = extend;
   }
-  assert.ok(extended > 20, `the live appends took the in-place extension ${extended} times`);
+  // (A random count: 18–35 over 9 runs; more than 5 says the in-place path is exercised — a threshold of 20
+  // failed a fresh-clone CI run with 18.)
+  assert.ok(extended > 5, `the live appends took the in-place extension ${extended} times`);
 });
 
 test('appends the rows cannot simply follow are laid out again: a label for an old entry (labelled filter), an empty assistant message that stops being the default leaf, a new line below a hidden leaf whose shown ancestor already goes on with a side branch', async () => {
