@@ -5,7 +5,7 @@
 // windowed first paint" as an xcsh session).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { peekClaudeTail } from '../../src/core/engine/claude/claudePeek';
@@ -17,6 +17,7 @@ import { peekSessionFile } from '../../src/core/engine/openModel';
 import type { MessageView, TailPeek } from '../../src/protocol/messages';
 import { generateClaudeTranscript, generateCodexRollout } from '../../bench/agentGenerate';
 import { fixture, fixtureFiles } from '../helpers/fixtures';
+import { zstdFrame } from '../helpers/dshBuild';
 
 /** The rows a peek must equal: the whole model's last `max` rows at its default leaf, after any compaction summary. */
 async function wholeFileTail(path: string, max = 12): Promise<{ leafId: string | null; rows: MessageView[]; count: number }> {
@@ -117,6 +118,12 @@ test('every real Codex rollout: the peek is the end of what the whole file shows
   for (const path of plain) await assertPeekIsTail(path, await peekCodexTail(path));
   for (const path of files.filter((f) => f.endsWith('.jsonl.zst'))) assert.equal(await peekCodexTail(path), null, path);
   assert.ok(plain.length >= 3, `${plain.length} rollouts`);
+  // A compressed rollout (no fixture is one: one is made here) has no cheap tail, so no peek — its whole read still opens it.
+  const zst = join(mkdtempSync(join(tmpdir(), 'sl-codex-zst-')), `${basename(plain[0]!)}.zst`);
+  writeFileSync(zst, zstdFrame(readFileSync(plain[0]!)));
+  assert.equal(await peekCodexTail(zst), null);
+  assert.equal(await peekSessionFile(zst), null);
+  assert.ok((await (await CodexModel.open(zst)).context(null)).messageCount > 0);
 });
 
 test('a peek of one agent is null for another format (the format reader picks the right one)', async () => {

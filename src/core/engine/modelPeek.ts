@@ -55,15 +55,15 @@ export async function peekOfModel(model: LocalSessionModel, path: string, info: 
 
 /**
  * The peek of a `format` file from its last `window` bytes: `openAt` opens the format's model over
- * the lines from a line start on (null: no peek). Null for another format, or when nothing is
+ * the lines from a line start on (null: no peek), given what the listing read of the file. Null for another format, or when nothing is
  * quick and certain to show (no line start in reach, no conversation in the window, unreadable).
  */
-export async function peekWindow(path: string, format: SessionFormat, window: number, maxMessages: number, openAt: (from: number) => Promise<LocalSessionModel | null>): Promise<TailPeek | null> {
+export async function peekWindow(path: string, format: SessionFormat, window: number, maxMessages: number, openAt: (from: number, info: SessionInfo) => Promise<LocalSessionModel | null>): Promise<TailPeek | null> {
   const info = await readSessionInfo(path).catch(() => null);
   if (!info || info.format !== format) return null;
   const from = await lineStartFrom(path, Math.max(0, info.size - window), info.size).catch(() => null);
   if (from === null) return null;
-  const model = await openAt(from).catch(() => null);
+  const model = await openAt(from, info).catch(() => null);
   if (!model) return null;
   try {
     return await peekOfModel(model, path, info, maxMessages);

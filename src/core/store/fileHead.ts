@@ -14,6 +14,13 @@ export async function readRange(fh: FileHandle, start: number, end: number): Pro
   return buf.subarray(0, got);
 }
 
+/** The newlines in `buf[from, to)`. */
+export function newlinesIn(buf: Buffer, from: number, to: number): number {
+  let c = 0;
+  for (let k = buf.indexOf(0x0a, from); k !== -1 && k < to; k = buf.indexOf(0x0a, k + 1)) c++;
+  return c;
+}
+
 export async function readFileHead(path: string, maxBytes: number): Promise<{ data: Buffer; size: number }> {
   const fh = await open(path, 'r');
   try {

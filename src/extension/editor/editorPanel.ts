@@ -226,7 +226,9 @@ export class EditorPanel implements vscode.Disposable {
         if (msg.boot) {
           const b = msg.boot;
           const assets = b.assets.map((a) => `${a.name} ${a.start}–${a.end}, `).join('');
-          const byClock = b.origin !== undefined ? ` (by the clock ${(b.origin - performance.timeOrigin - this.document.openedAt).toFixed(0)} ms; its ready took ${(this.sinceOpen() - (b.origin - performance.timeOrigin - this.document.openedAt) - b.ready).toFixed(0)} ms to reach us)` : '';
+          // The page's own clock against ours: when its document began, and how long its `ready` was on its way.
+          const began = b.origin !== undefined ? b.origin - performance.timeOrigin - this.document.openedAt : null;
+          const byClock = began !== null ? ` (by the clock ${began.toFixed(0)} ms; its ready took ${(this.sinceOpen() - began - b.ready).toFixed(0)} ms to reach us)` : '';
           this.hooks.log(`[editor]   its document began ${(this.sinceOpen() - b.ready).toFixed(0)} ms after open${byClock}; then (ms): html ${b.html}, ${assets}${b.bundle !== undefined ? `bundle began ${b.bundle}, ` : ''}script ran ${b.evaluated}, ready ${b.ready}`);
         }
         this.heardReady = true;

@@ -8,30 +8,26 @@
 // read and its answers replace the peek.
 import { open } from 'node:fs/promises';
 import type { TailPeek } from '../../../protocol/messages';
-import { startsWithZstdMagic } from '../../formats/detect';
+import { newlinesIn } from '../../store/fileHead';
 import { peekWindow } from '../modelPeek';
 import { PEEK_MAX_MESSAGES, PEEK_WINDOW_BYTES } from '../xcsh/tailPeek';
 import { CodexModel } from './codexModel';
 
 const COUNT_CHUNK = 4 * 1024 * 1024;
 
-/** The file's first bytes and the number of newlines before `end`. */
-async function scanHead(path: string, end: number): Promise<{ zstd: boolean; lines: number }> {
+/** The newlines before `end` (the number of the line starting there, less one). */
+async function linesBefore(path: string, end: number): Promise<number> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(COUNT_CHUNK);
     let lines = 0;
-    let zstd = false;
-    for (let at = 0; at < end || at === 0; ) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(COUNT_CHUNK, Math.max(4, end - at)), at);
+    for (let at = 0; at < end; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(COUNT_CHUNK, end - at), at);
       if (bytesRead === 0) break;
-      if (at === 0) zstd = startsWithZstdMagic(buf.subarray(0, bytesRead));
-      if (zstd) break;
-      const upto = Math.min(bytesRead, end - at);
-      for (let i = buf.indexOf(0x0a, 0); i !== -1 && i < upto; i = buf.indexOf(0x0a, i + 1)) lines++;
+      lines += newlinesIn(buf, 0, bytesRead);
       at += bytesRead;
     }
-    return { zstd, lines };
+    return lines;
   } finally {
     await fh.close();
   }
@@ -39,8 +35,7 @@ async function scanHead(path: string, end: number): Promise<{ zstd: boolean; lin
 
 /** The peek of a plain Codex rollout, or null (another format, compressed, nothing in the window, unreadable). */
 export function peekCodexTail(path: string, window = PEEK_WINDOW_BYTES, maxMessages = PEEK_MAX_MESSAGES): Promise<TailPeek | null> {
-  return peekWindow(path, 'codex', window, maxMessages, async (from) => {
-    const head = await scanHead(path, from);
-    return head.zstd ? null : CodexModel.open(path, { window: { from, line: head.lines + 1 } });
-  });
+  return peekWindow(path, 'codex', window, maxMessages, async (from, info) =>
+    info.encoding === 'zstd' ? null : CodexModel.open(path, { window: { from, line: (await linesBefore(path, from)) + 1 } }),
+  );
 }

@@ -6,6 +6,7 @@
 // one down, CRLF ends a line at its LF). Nothing is cached: memory is one window.
 import type { SessionEntry } from '../../../formats/xcsh/schemas';
 import { parseIndexedBody, readRange, withIndexedFile, type BodySource } from './bodyReader';
+import { newlinesIn } from '../../../store/fileHead';
 
 /** Bytes read at a time (a window holds at least one entry, however long). */
 const WINDOW_BYTES = 1 << 20;
@@ -15,12 +16,6 @@ export interface BodyWindow {
   from: number;
   entries: SessionEntry[];
   lines: number[];
-}
-
-function newlinesIn(buf: Buffer, from: number, to: number): number {
-  let c = 0;
-  for (let k = buf.indexOf(0x0a, from); k !== -1 && k < to; k = buf.indexOf(0x0a, k + 1)) c++;
-  return c;
 }
 
 /**
