@@ -379,7 +379,7 @@ function peekItem(node: PeekNode): vscode.TreeItem {
   const ts = node.timestamp !== null ? Date.parse(node.timestamp) : NaN;
   if (Number.isFinite(ts)) desc.push(formatTimeOfDay(ts, vscode.env.language, node.parent.meta.created));
   item.description = desc.join(' · ');
-  item.iconPath = new vscode.ThemeIcon(node.isLeaf ? 'target' : (ROLE_ICONS[node.role] ?? 'comment'), node.isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
+  item.iconPath = new vscode.ThemeIcon(node.isLeaf ? 'target' : entryIconId(node.role, 'message', node.callsTools), node.isLeaf ? new vscode.ThemeColor('charts.blue') : undefined);
   item.tooltip = vscode.l10n.t('One of the latest messages of the branch the session ends on, read from the end of the file while the whole session is read.');
   item.contextValue = 'peek';
   item.command = { command: 'sessionLoom.openRow', title: vscode.l10n.t('Preview Context at Entry') };

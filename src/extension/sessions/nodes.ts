@@ -119,6 +119,8 @@ export class PeekNode {
     public timestamp: string | null,
     /** The file's last entry: the default leaf. */
     public isLeaf: boolean,
+    /** An assistant message that calls tools (its icon is an entry row's: tools). */
+    public callsTools = false,
   ) {}
   get id(): string {
     return `${this.parent.file}#peek:${this.entryId}`;

@@ -411,7 +411,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<LoomNode>, 
     const info = this.branches.cached(new InfoNode(session, '', ''));
     info.text = vscode.l10n.t('Reading {0}… its latest messages meanwhile', formatSize(session.meta.size));
     info.icon = 'loading~spin';
-    const rows = peek.messages.map((m) => new PeekNode(session, m.entryId, m.role, peekText(m), m.timestamp, m.entryId === peek.leafId));
+    const rows = peek.messages.map((m) => new PeekNode(session, m.entryId, m.role, peekText(m), m.timestamp, m.entryId === peek.leafId, m.blocks.some((b) => b.kind === 'toolCall')));
     // Newest first, as the branch rows put the default leaf's line first.
     return [info, ...rows.reverse()];
   }

@@ -96,6 +96,23 @@ describe('Sessions view: big sessions load in the model worker (issue 11)', func
     // Newest first: the file's last entry, the default leaf, heads them.
     assert.equal(peeked[0]!.entryId, lastId);
     assert.ok(peeked[0]!.isLeaf && peeked.slice(1).every((p) => !p.isLeaf));
+    // Each peeked message has its entry row's icon: an assistant message calling tools the tools icon (read from the file).
+    type Tail = { id?: string; message?: { role?: string; content?: unknown } };
+    const tailEntries = new Map<string, Tail>();
+    for (const l of lines.slice(1)) {
+      const e = JSON.parse(l) as Tail;
+      if (typeof e.id === 'string') tailEntries.set(e.id, e);
+    }
+    const iconOf = (n: LoomNode): string => (provider().getTreeItem(n).iconPath as vscode.ThemeIcon).id;
+    let withTools = 0;
+    for (const p of peeked.slice(1)) {
+      const m = tailEntries.get(p.entryId)?.message;
+      assert.ok(m, `entry ${p.entryId} is in the file's last 256 KB`);
+      const calls = m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b: { type?: string }) => b.type === 'toolCall');
+      if (calls) withTools++;
+      assert.equal(iconOf(p) === 'tools', calls, `the icon of ${p.entryId} (${m.role}): ${iconOf(p)}`);
+    }
+    assert.ok(withTools > 0, 'an assistant message that calls tools among the latest messages');
     if (harnessAvailable()) await screenshot(`sessions-big-session-reading-${sizeLabel}`);
     let rows: LoomNode[] = [];
     await until(async () => {
