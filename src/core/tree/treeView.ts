@@ -79,7 +79,13 @@ export function oneLine(text: string, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-const flatten = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/**
+ * Every whitespace run one space, trimmed. Only the runs that are not already one space are
+ * replaced (two or more whitespace characters, or one that is not a space): `/\s+/g` replaced every
+ * single space of a row's text too, a new string built from dozens of matches per row — ~4× slower
+ * on a transcript's previews, ~30 ms of opening a 50 MB one. Same result (oneLine.test.ts).
+ */
+export const flatten = (text: string): string => text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 
 function argsPreview(args: unknown): string {
   if (!isObj(args)) return '';

@@ -2,6 +2,7 @@
 // the same), and the row each tree entry is in its JSON form.
 import type { SessionEntry } from '../../formats/xcsh/schemas';
 import { contentText } from '../../formats/xcsh/stats';
+import { flatten } from '../../tree/treeView';
 
 export interface TreeRowJson {
   id: string;
@@ -35,7 +36,7 @@ export function entryPreview(e: SessionEntry): string {
   else if (e.type === 'label') text = `${shown(x.targetId) || '?'} ← ${typeof x.label === 'string' ? JSON.stringify(x.label) : '(cleared)'}`;
   // (a field the entry lacks shows as nothing, not as "undefined")
   else if (e.type === 'mode_change') text = shown(x.mode);
-  text = text.replace(/\s+/g, ' ').trim();
+  text = flatten(text);
   if (text.length > 72) text = text.slice(0, 71) + '…';
   return text ? `${kind}: ${text}` : kind;
 }

@@ -125,6 +125,11 @@ export async function readClaudeTranscript(path: string, opts: ReadOptions = {})
         if (facts.agentId === prev.agentId) facts.agentId = prev.agentId;
         if (facts.model === prev.model) facts.model = prev.model;
         if (facts.permissionMode === prev.permissionMode) facts.permissionMode = prev.permissionMode;
+        // Most records' parent is the record before, and a split assistant message's parts share
+        // its id: the copies JSON.parse made die young instead of being kept (and copied by every
+        // collection until the read ends).
+        if (facts.parentUuid === prev.uuid) facts.parentUuid = prev.uuid;
+        if (facts.messageId !== null && facts.messageId === prev.messageId) facts.messageId = prev.messageId;
       }
       if (firstPrompt === null && facts.type === 'user' && facts.toolResults === null && (facts.flags & (RecordFlag.Meta | RecordFlag.Sidechain | RecordFlag.CompactSummary)) === 0) {
         const content = isObj(value.message) ? value.message.content : undefined;
