@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { generateClaudeTranscript, generateCodexRollout } from './agentGenerate';
 import { generateSession } from './generate';
-import { f0, f2, measure, median, prepareWork, range, type Run } from './processRun';
+import { f0, f2, floorScript, measure, median, prepareWork, range, type Run } from './processRun';
 
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -29,6 +29,7 @@ interface InProcess {
 
 interface Figures {
   base: Run[];
+  floor: Run[];
   cold: Run[];
   warm: Run[];
   inBase: InProcess[];
@@ -70,7 +71,7 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
       `generated in ${((performance.now() - g0) / 1000).toFixed(1)} s: Claude Code ${claude.copies} copies of the spotter transcript, Codex ${codex.copies} copies of the agentcmd rollout's turns, xcsh (bench/generate.ts); measuring ${reps} rounds…\n`,
     );
     const names = Object.keys(files) as (keyof typeof files)[];
-    const empty = (): Figures => ({ base: [], cold: [], warm: [], inBase: [], inOpen: [], inPeek: [] });
+    const empty = (): Figures => ({ base: [], floor: [], cold: [], warm: [], inBase: [], inOpen: [], inPeek: [] });
     const figs: Record<keyof typeof files, Figures> = { claude: empty(), codex: empty(), xcsh: empty() };
     const inProcess = (mode: string, file: string): InProcess => JSON.parse(measure([worker, mode, file], process.env, work, { stdout: true }).stdout!.trim().split('\n').pop()!) as InProcess;
     for (let i = 0; i < reps; i++) {
@@ -82,6 +83,7 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
         mkdirSync(cache);
         const env = { ...process.env, XDG_CACHE_HOME: cache };
         f.base.push(measure([baseline, file], env, work));
+        f.floor.push(measure([floorScript(work), file], env, work));
         f.cold.push(measure([CLI, 'context', file], env, work));
         f.warm.push(measure([CLI, 'context', file], env, work));
         rmSync(cache, { recursive: true, force: true });
@@ -95,22 +97,24 @@ export async function agentsBench(mb: number, reps: number): Promise<void> {
     console.log(`Opening a session of ~${mb} MB per format, ${reps} rounds with the formats alternating; medians [ranges]. Ratios are against the bare read + split + JSON.parse of the same file.`);
     console.log('');
     console.log('Whole process (node started, file read, answer written to /dev/null, process gone):');
-    console.log('format  | MB   | baseline ms (RSS MB)  | cold context ms (RSS MB) | cold/base | warm context ms | warm/base | ≤ 1× cold');
+    console.log('format  | MB   | baseline ms (RSS MB)  | floor ms | floor/base | cold context ms (RSS MB) | cold/base | warm context ms | warm/base | ≤ 1× cold');
     const verdicts: string[] = [];
     for (const n of names) {
       const f = figs[n];
       const size = statSync(files[n]).size / 1048576;
       const b = median(f.base.map((r) => r.ms));
+      const fl = median(f.floor.map((r) => r.ms));
       const c = median(f.cold.map((r) => r.ms));
       const w = median(f.warm.map((r) => r.ms));
       // the ratio of each round's cold run to the same round's baseline, for its range
       const ratios = f.cold.map((r, k) => r.ms / f.base[k]!.ms);
       const ok = c / b <= 1;
       console.log(
-        `${n.padEnd(7)} | ${f0(size).padStart(4)} | ${f0(b).padStart(5)} [${range(f.base.map((r) => r.ms))}] (${f0(median(f.base.map((r) => r.rssMB)))}) | ${f0(c).padStart(5)} [${range(f.cold.map((r) => r.ms))}] (${f0(median(f.cold.map((r) => r.rssMB)))}) | ${f2(c / b)} [${range(ratios, f2)}] | ${f0(w).padStart(5)} [${range(f.warm.map((r) => r.ms))}] | ${f2(w / b)} | ${ok ? 'met' : 'MISSED'}`,
+        `${n.padEnd(7)} | ${f0(size).padStart(4)} | ${f0(b).padStart(5)} [${range(f.base.map((r) => r.ms))}] (${f0(median(f.base.map((r) => r.rssMB)))}) | ${f0(fl).padStart(4)} [${range(f.floor.map((r) => r.ms))}] | ${f2(fl / b)} | ${f0(c).padStart(5)} [${range(f.cold.map((r) => r.ms))}] (${f0(median(f.cold.map((r) => r.rssMB)))}) | ${f2(c / b)} [${range(ratios, f2)}] | ${f0(w).padStart(5)} [${range(f.warm.map((r) => r.ms))}] | ${f2(w / b)} | ${ok ? 'met' : 'MISSED'}`,
       );
       verdicts.push(`${n}: cold CLI ${f2(c / b)}× (${ok ? 'met' : 'MISSED'})`);
     }
+    console.log('(floor: node started, the file read, every line JSON.parsed and nothing kept — what any open that must parse every line costs at least)');
     console.log('');
     console.log('In-process, a fresh process each (openSessionModel + context at the default leaf + its first 50 messages, against a bare parse of the same file in its own process):');
     console.log('format  | parse ms              | open+context+50 ms     | ratio            | peak RSS MB (parse → open) | context messages | first rows while read (peek) ms | peek/parse');

@@ -21,6 +21,25 @@ for (let s = 0; s < buf.length; ) {
 if (values.length === 0) process.exitCode = 1;
 `;
 
+/**
+ * The floor under any command that reads every line: node started, the file read, each line
+ * JSON.parsed — and nothing kept (no array of values for the collector to trace, which the
+ * baseline pays). A command that must parse every line (its diagnostics name every damaged one;
+ * a tree needs every record's links) cannot cost less than this.
+ */
+const FLOOR = `
+const { readFileSync } = require('node:fs');
+const buf = readFileSync(process.argv[2]);
+let n = 0;
+for (let s = 0; s < buf.length; ) {
+  let e = buf.indexOf(10, s);
+  if (e === -1) e = buf.length;
+  if (e > s && JSON.parse(buf.toString('utf8', s, e)) !== undefined) n++;
+  s = e + 1;
+}
+if (n === 0) process.exitCode = 1;
+`;
+
 /** Preloaded into every measured process: its peak RSS written at exit to the file $BENCH_RSS_OUT. */
 const RSS_PRELOAD = `process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_OUT, String(process.resourceUsage().maxRSS)));`;
 
@@ -31,12 +50,16 @@ export interface Run {
   stdout?: string;
 }
 
-/** Writes the preload and the baseline script into `work`; returns the baseline script's path. */
+/** Writes the preload and the baseline script into `work`; returns the baseline script's path (the floor's is floorScript(work)). */
 export function prepareWork(work: string): string {
   writeFileSync(join(work, 'rss-preload.js'), RSS_PRELOAD);
   writeFileSync(join(work, 'baseline.js'), BASELINE);
+  writeFileSync(join(work, 'floor.js'), FLOOR);
   return join(work, 'baseline.js');
 }
+
+/** The floor's script in a folder prepared by prepareWork. */
+export const floorScript = (work: string): string => join(work, 'floor.js');
 
 /** One node process running `args` (in a folder prepared by prepareWork): wall ms from spawn to exit, and its peak RSS. */
 export function measure(args: string[], env: NodeJS.ProcessEnv, work: string, opts: { stdout?: boolean } = {}): Run {
