@@ -144,18 +144,35 @@ export async function clickRow(row: string): Promise<void> {
   }
 }
 
-/** The workbench's class for each theme the tests use (`.monaco-workbench`). */
+/** The workbench's class for each theme the tests use (`.monaco-workbench`), and a webview body's. */
 const THEME_CLASS = { 'Default Dark Modern': 'vs-dark', 'Default Light Modern': 'vs', 'Default High Contrast': 'hc-black' } as const;
+const WEBVIEW_CLASS = { 'Default Dark Modern': 'vscode-dark', 'Default Light Modern': 'vscode-light', 'Default High Contrast': 'vscode-high-contrast' } as const;
+
+/** A function body over `el` and `arg` (true for a light theme): whether `el`'s background reads as that theme's (a transparent one passes). */
+const LIGHTNESS_MATCHES = `
+  const m = /rgba?\\((\\d+), (\\d+), (\\d+)(?:, ([\\d.]+))?/.exec(getComputedStyle(el).backgroundColor);
+  if (!m || m[4] === '0') return true;
+  return (0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] > 128) === arg;`;
 
 /**
  * Sets the colour theme and waits until the workbench wears it (VS Code applies a theme some time
- * after the setting changes: a screenshot taken after a fixed pause could show the old one), then
- * a moment for the webviews to take the new variables.
+ * after the setting changes: a screenshot taken after a fixed pause could show the old one) — its
+ * class, and the colour of its side bar — and so does an open session editor (its page's body
+ * class and background: VS Code posts a webview its new variables later). A CI run's "light"
+ * screenshot once showed the workbench still dark after its class had changed.
  */
 export async function useTheme(theme: keyof typeof THEME_CLASS): Promise<void> {
   await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
   if (!harnessAvailable()) return sleep(1000);
   const cls = THEME_CLASS[theme];
+  const light = theme === 'Default Light Modern';
   await until(async () => (await frameEval<boolean>('.monaco-workbench', 'return el.classList.contains(arg)', cls)) === true, `the workbench in ${theme}`, 20_000);
+  const sidebar = await frameEval<boolean>('.monaco-workbench .part.sidebar', 'return true;', null, { timeoutMs: 300 }).catch(() => false);
+  if (sidebar) await until(async () => (await frameEval<boolean>('.monaco-workbench .part.sidebar', LIGHTNESS_MATCHES, light)) === true, `the side bar in ${theme}`, 20_000);
+  const editor = await frameEval<boolean>('#app', 'return true;', null, { timeoutMs: 300 }).catch(() => false);
+  if (editor) {
+    const body = `const b = el.ownerDocument.body; if (!b.classList.contains(arg.cls)) return false; el = b; arg = arg.light;${LIGHTNESS_MATCHES}`;
+    await until(async () => (await frameEval<boolean>('#app', body, { cls: WEBVIEW_CLASS[theme], light })) === true, `the session editor in ${theme}`, 20_000);
+  }
   await sleep(400);
 }
