@@ -21,6 +21,12 @@ function dshChips(s: SessionSummary): HTMLElement {
 /** Another agent's log, shown read-only: its name (a product name, not translated). */
 const AGENT_NAMES: Partial<Record<SessionSummary['format'], string>> = { codex: 'Codex', claude: 'Claude Code' };
 
+/** The chip naming another agent's log (null for xcsh and dsh: their own chips say what they are). */
+export function agentChip(format: SessionSummary['format']): HTMLElement | null {
+  const agent = AGENT_NAMES[format];
+  return agent ? h('span', { class: 'sl-chip sl-agent-chip', title: l10n.t('A {0} session log, shown read-only', agent) }, agent) : null;
+}
+
 function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
@@ -86,15 +92,14 @@ function emptyNotice(s: SessionSummary): HTMLElement | null {
 
 export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): HTMLElement {
   const t = s.totals;
-  const agent = AGENT_NAMES[s.format];
-  const versionChip = s.format === 'dsh' ? dshChips(s) : agent ? h('span', { class: 'sl-chip sl-agent-chip', title: l10n.t('A {0} session log, shown read-only', agent) }, agent) : h(
+  const versionChip = s.format === 'dsh' ? dshChips(s) : (agentChip(s.format) ?? h(
     'span',
     {
       class: `sl-chip${s.needsMigration ? ' sl-chip-warn' : ''}`,
       title: s.needsMigration ? l10n.t('Version {0}: shown migrated to v{1} in memory; the file is unchanged', String(s.version), s.currentVersion) : l10n.t('Session format version'),
     },
     s.version === null ? l10n.t('no header') : l10n.t('v{0}', s.version),
-  );
+  ));
   const diagList = h('div', { class: 'sl-diag-list', role: 'list', hidden: '' });
   for (const d of s.diagnostics) {
     const item = h(

@@ -20,9 +20,12 @@ export const DiagnosticViewSchema = z.object({
 });
 export type DiagnosticView = z.infer<typeof DiagnosticViewSchema>;
 
+/** Which agent's format a file is in (src/core/formats/detect.ts). */
+const SessionFormatSchema = z.enum(['xcsh', 'dsh', 'codex', 'claude']);
+
 export const SessionSummarySchema = z.object({
   /** Which agent's format the file is in (src/core/formats/detect.ts). */
-  format: z.enum(['xcsh', 'dsh', 'codex', 'claude']),
+  format: SessionFormatSchema,
   /** How the file stores its records: JSON lines, zstd frames, or rows of an SQLite store (dsh). */
   encoding: z.enum(['jsonl', 'zstd', 'sqlite']),
   /** A dsh log's state (complete · open · interrupted · torn · corrupt) in words; null for xcsh. */
@@ -411,6 +414,8 @@ export type FirstPaint = z.infer<typeof FirstPaintSchema>;
 /** What the editor paints while a big session is still indexed (src/core/engine/xcsh/tailPeek.ts). */
 export const TailPeekSchema = z.object({
   filePath: z.string(),
+  /** Another agent's log (claude, codex): its header names the agent, as the full view's does. */
+  format: z.optional(SessionFormatSchema),
   title: z.nullable(z.string()),
   /** The first user message that says what the session is about: what an untitled session is called. */
   firstPrompt: z.nullable(z.string()),

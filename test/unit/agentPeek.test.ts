@@ -20,16 +20,16 @@ import { fixture, fixtureFiles } from '../helpers/fixtures';
 import { zstdFrame } from '../helpers/dshBuild';
 
 /** The rows a peek must equal: the whole model's last `max` rows at its default leaf, after any compaction summary. */
-async function wholeFileTail(path: string, max = 12): Promise<{ leafId: string | null; rows: MessageView[]; count: number }> {
+async function wholeFileTail(path: string, max = 12): Promise<{ format: string; leafId: string | null; rows: MessageView[]; count: number }> {
   const model: LocalSessionModel = path.includes('rollout') || path.includes('codex') ? await CodexModel.open(path) : await ClaudeModel.open(path);
   try {
     const leafId = await model.defaultLeaf();
-    if (leafId === null) return { leafId, rows: [], count: 0 };
+    if (leafId === null) return { format: model.format, leafId, rows: [], count: 0 };
     const count = (await model.context(leafId)).messageCount;
     const rows = await model.messages(leafId, Math.max(0, count - max), max);
     let cut = rows.length - 1;
     while (cut >= 0 && !['summary', 'kept', 'cut'].includes(rows[cut]!.segment)) cut--;
-    return { leafId, rows: rows.slice(cut + 1), count };
+    return { format: model.format, leafId, rows: rows.slice(cut + 1), count };
   } finally {
     model.dispose();
   }
@@ -65,6 +65,7 @@ async function assertPeekIsTail(path: string, peek: TailPeek | null, max = 12): 
   }
   assert.ok(peek, `${path}: a peek`);
   assert.equal(peek.leafId, whole.leafId, `${path}: the default leaf (Part B leaf rule, 2.1.112)`);
+  assert.equal(peek.format, whole.format, `${path}: the agent, for the peek's header`);
   assert.equal(peek.messages.length, whole.rows.length, `${path}: its last messages`);
   peek.messages.forEach((m, k) => sameMessage(m, whole.rows[k]!, whole.count, whole.rows[0]!.index, `${path} #${k}`));
 }

@@ -50,7 +50,7 @@ export async function peekOfModel(model: LocalSessionModel, path: string, info: 
     toolResult: m.toolResult ? { ...m.toolResult, callIndex: null } : null,
     blocks: m.blocks.map((b) => (b.kind === 'toolCall' ? { ...b, resultIndex: b.resultIndex !== null && b.resultIndex >= first ? b.resultIndex - n : null } : b)),
   }));
-  return { filePath: path, title: info.title, firstPrompt: promptLine(info.firstPrompt, info.firstUserMessage), cwd: info.cwd, created: info.created, size: info.size, leafId, messages };
+  return { filePath: path, format: model.format, title: info.title, firstPrompt: promptLine(info.firstPrompt, info.firstUserMessage), cwd: info.cwd, created: info.created, size: info.size, leafId, messages };
 }
 
 /**

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { peekClaudeTail } from '../../../src/core/engine/claude/claudePeek';
 import type { SessionLoomApi } from '../../../src/extension/extension';
 import type { EntryNode, LoomNode, ProjectNode, RunNode, SessionNode } from '../../../src/extension/sessions/nodes';
-import { frameText, harnessAvailable, screenshot } from './harness';
+import { frameEval, frameText, harnessAvailable, screenshot } from './harness';
 import { activate, clickRow, closeAllEditors, describeTabs, editorApp, relistSessions, revealRow, sessionEditorTab, showRow, until, useTheme } from './util';
 
 interface Agents {
@@ -213,8 +213,15 @@ describe('Claude Code and Codex sessions in the Sessions view (issue 24)', funct
       await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'sessionLoom.sessionEditor');
       const app = editorApp(file, false);
       // The peek's rows, newest last, the default leaf's message last.
-      const last = await frameText(`${app} .sl-peek .sl-peek-list .sl-msg[data-peek-index="-1"][data-entry-id="${peek.leafId}"]`, { timeoutMs: 60_000 });
+      // (and the header naming the agent, read-only, as the full view's does; read in one step: the full view replaces the peek)
+      const { last, header } = await frameEval<{ last: string; header: string }>(
+        `${app} .sl-peek .sl-peek-list .sl-msg[data-peek-index="-1"][data-entry-id="${peek.leafId}"]`,
+        'return { last: el.innerText, header: el.closest(".sl-peek").querySelector(".sl-header").innerText };',
+        null,
+        { timeoutMs: 60_000 },
+      );
       assert.ok(last.length > 0);
+      assert.match(header, /Claude Code[\s\S]*read-only/);
       if (harnessAvailable()) await screenshot('claude-big-peek');
       // Replaced by the full view at the same leaf.
       await frameText(`${editorApp(file)} .sl-messages .sl-msg[data-index][data-entry-id="${peek.leafId}"]`, { timeoutMs: 240_000 });
