@@ -66,6 +66,15 @@ function routes(page, screenshotsDir, log) {
     'POST /screenshot': async ({ name }) => {
       const file = path.join(screenshotsDir, `${safeName(name)}.png`);
       mkdirSync(screenshotsDir, { recursive: true });
+      // Two animation frames first: the picture is of what the page shows now (a style change made
+      // just before, a theme, is painted), and a page that paints no frame is said in the log.
+      const t0 = Date.now();
+      const painted = await Promise.race([
+        page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))),
+        new Promise((resolve) => setTimeout(() => resolve(false), 5000)),
+      ]).catch(() => false);
+      if (!painted) log(`[harness] ${name}: the page painted no frame in 5 s before its screenshot`);
+      else if (Date.now() - t0 > 500) log(`[harness] ${name}: the page's next frame came ${Date.now() - t0} ms after the screenshot was asked for`);
       await page.screenshot({ path: file });
       log(`[harness] screenshot ${path.relative(process.cwd(), file)}`);
       return { path: file };

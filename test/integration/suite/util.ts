@@ -157,22 +157,29 @@ const LIGHTNESS_MATCHES = `
 /**
  * Sets the colour theme and waits until the workbench wears it (VS Code applies a theme some time
  * after the setting changes: a screenshot taken after a fixed pause could show the old one) — its
- * class, and the colour of its side bar — and so does an open session editor (its page's body
- * class and background: VS Code posts a webview its new variables later). A CI run's "light"
- * screenshot once showed the workbench still dark after its class had changed.
+ * class, and the colour of its side bar (else its status bar) — and so does the active session
+ * editor, if one is (its page's body class and background: VS Code posts a webview its new
+ * variables later). CI's "light" screenshots once showed a dark workbench after its class had
+ * changed; the checks are made on elements known to be there (no probe that can time out and
+ * skip them under load), and what they saw is logged.
  */
 export async function useTheme(theme: keyof typeof THEME_CLASS): Promise<void> {
   await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
   if (!harnessAvailable()) return sleep(1000);
-  const cls = THEME_CLASS[theme];
   const light = theme === 'Default Light Modern';
-  await until(async () => (await frameEval<boolean>('.monaco-workbench', 'return el.classList.contains(arg)', cls)) === true, `the workbench in ${theme}`, 20_000);
-  const sidebar = await frameEval<boolean>('.monaco-workbench .part.sidebar', 'return true;', null, { timeoutMs: 300 }).catch(() => false);
-  if (sidebar) await until(async () => (await frameEval<boolean>('.monaco-workbench .part.sidebar', LIGHTNESS_MATCHES, light)) === true, `the side bar in ${theme}`, 20_000);
-  const editor = await frameEval<boolean>('#app', 'return true;', null, { timeoutMs: 300 }).catch(() => false);
-  if (editor) {
+  const workbench = `if (!el.classList.contains(arg.cls)) return false;
+    const part = el.querySelector('.part.sidebar') ?? el.querySelector('.part.statusbar');
+    if (!part) return true;
+    el = part; arg = arg.light;${LIGHTNESS_MATCHES}`;
+  await until(async () => (await frameEval<boolean>('.monaco-workbench', workbench, { cls: THEME_CLASS[theme], light })) === true, `the workbench in ${theme}`, 20_000);
+  const seen = [`workbench ${await frameEval<string>('.monaco-workbench', "return getComputedStyle(el.querySelector('.part.sidebar') ?? el).backgroundColor;")}`];
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputCustom && input.viewType === 'sessionLoom.sessionEditor') {
+    const page = `#app[data-session-file="${path.basename(input.uri.fsPath)}"]`;
     const body = `const b = el.ownerDocument.body; if (!b.classList.contains(arg.cls)) return false; el = b; arg = arg.light;${LIGHTNESS_MATCHES}`;
-    await until(async () => (await frameEval<boolean>('#app', body, { cls: WEBVIEW_CLASS[theme], light })) === true, `the session editor in ${theme}`, 20_000);
+    await until(async () => (await frameEval<boolean>(page, body, { cls: WEBVIEW_CLASS[theme], light })) === true, `the session editor in ${theme}`, 20_000);
+    seen.push(`editor ${await frameEval<string>(page, 'const b = el.ownerDocument.body; return b.className + " " + getComputedStyle(b).backgroundColor;')}`);
   }
+  console.log(`[test] theme ${theme}: ${seen.join('; ')}`);
   await sleep(400);
 }
