@@ -27,6 +27,11 @@ export function agentChip(format: SessionSummary['format']): HTMLElement | null 
   return agent ? h('span', { class: 'sl-chip sl-agent-chip', title: l10n.t('A {0} session log, shown read-only', agent) }, agent) : null;
 }
 
+/** The lock chip of a log that is read-only by design (another agent's), `why` in its tooltip. */
+export function readOnlyChip(why: string): HTMLElement {
+  return h('span', { class: 'sl-chip', title: why }, icon('lock'), ' ', l10n.t('read-only'));
+}
+
 function stat(label: string, value: string, title?: string): HTMLElement {
   return h('span', { class: 'sl-stat', title }, h('span', { class: 'sl-stat-label' }, label), h('span', { class: 'sl-stat-value' }, value));
 }
@@ -143,7 +148,7 @@ export function renderHeader(s: SessionSummary, onError: (e: unknown) => void): 
       versionChip,
       // another agent's log is read-only by design (the reason in the tooltip), not a fault
       s.readOnlyReason && s.format !== 'xcsh'
-        ? h('span', { class: 'sl-chip', title: s.readOnlyReason }, icon('lock'), ' ', l10n.t('read-only'))
+        ? readOnlyChip(s.readOnlyReason)
         : s.readOnlyReason
           ? h('span', { class: 'sl-chip sl-chip-error', title: l10n.t('This file is not written by Session Loom') }, icon('lock'), ' ', l10n.t('read-only: {0}', s.readOnlyReason))
           : null,

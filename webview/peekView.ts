@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import type { TailPeek } from '../src/protocol/messages';
 import { h, icon } from './dom';
-import { agentChip, titleOf } from './headerBar';
+import { agentChip, readOnlyChip, titleOf } from './headerBar';
 import { renderMessageRow, type RowActions } from './messageRow';
 
 /** A file size as the user reads it (MB with one decimal; the peek is only for files of megabytes). */
@@ -23,11 +23,12 @@ export interface PeekView {
 export function renderPeek(peek: TailPeek, actions: RowActions): PeekView {
   // Named as the full header names it (a title, else the first prompt).
   const title = titleOf({ title: peek.title, firstPrompt: peek.firstPrompt, version: 3, filePath: peek.filePath, fileName: peek.filePath.split('/').pop() ?? '' });
+  const agent = peek.format ? agentChip(peek.format) : null;
   const header = h(
     'header',
     { class: 'sl-header' },
     // Another agent's log: named, and read-only, as the full header says (no jump when it replaces this one).
-    h('div', { class: 'sl-header-top' }, title, ...(peek.format ? [agentChip(peek.format), peek.format !== 'xcsh' ? h('span', { class: 'sl-chip' }, icon('lock'), ' ', l10n.t('read-only')) : null] : [])),
+    h('div', { class: 'sl-header-top' }, title, agent, agent ? readOnlyChip(agent.title) : null),
     h('div', { class: 'sl-header-meta sl-muted' }, peek.cwd ? h('span', {}, peek.cwd) : null, h('span', {}, megabytes(peek.size))),
   );
   const status = h(

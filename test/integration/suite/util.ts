@@ -167,14 +167,16 @@ export async function useTheme(theme: keyof typeof THEME_CLASS): Promise<void> {
   await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
   if (!harnessAvailable()) return sleep(1000);
   const light = theme === 'Default Light Modern';
+  // (the part whose colour is checked, and logged)
+  const PART = "el.querySelector('.part.sidebar') ?? el.querySelector('.part.statusbar')";
   const workbench = `if (!el.classList.contains(arg.cls)) return false;
-    const part = el.querySelector('.part.sidebar') ?? el.querySelector('.part.statusbar');
+    const part = ${PART};
     if (!part) return true;
     el = part; arg = arg.light;${LIGHTNESS_MATCHES}`;
   await until(async () => (await frameEval<boolean>('.monaco-workbench', workbench, { cls: THEME_CLASS[theme], light })) === true, `the workbench in ${theme}`, 20_000);
-  const seen = [`workbench ${await frameEval<string>('.monaco-workbench', "return getComputedStyle(el.querySelector('.part.sidebar') ?? el).backgroundColor;")}`];
+  const seen = [`workbench ${await frameEval<string>('.monaco-workbench', `return getComputedStyle(${PART} ?? el).backgroundColor;`)}`];
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  if (input instanceof vscode.TabInputCustom && input.viewType === 'sessionLoom.sessionEditor') {
+  if (input instanceof vscode.TabInputCustom && input.viewType === VIEW_TYPE) {
     const page = `#app[data-session-file="${path.basename(input.uri.fsPath)}"]`;
     const body = `const b = el.ownerDocument.body; if (!b.classList.contains(arg.cls)) return false; el = b; arg = arg.light;${LIGHTNESS_MATCHES}`;
     await until(async () => (await frameEval<boolean>(page, body, { cls: WEBVIEW_CLASS[theme], light })) === true, `the session editor in ${theme}`, 20_000);
